@@ -1,0 +1,16 @@
+"""Pure rules engines for the five games. Nothing here imports Django."""
+
+from .core import IllegalAction, InvalidOptions, Outcome, UnknownGame
+from .registry import GameInfo, engines, game_info, games, get_engine
+
+__all__ = [
+    "GameInfo",
+    "IllegalAction",
+    "InvalidOptions",
+    "Outcome",
+    "UnknownGame",
+    "engines",
+    "game_info",
+    "games",
+    "get_engine",
+]

@@ -1,0 +1,178 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.db.models import QuerySet
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action, api_view, permission_classes
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from games import games
+
+from ..clubs import services as club_services
+from ..clubs.models import Club, Membership, Player, Role
+from ..clubs.selectors import club_list, has_club_role
+from ..core.models import Job
+from ..tournaments import services as event_services
+from ..tournaments.models import Event
+from .permissions import ClubRoleOrReadOnly
+from .serializers import (
+    ClubSerializer,
+    EntrantSerializer,
+    EventSerializer,
+    GameSerializer,
+    GuestSerializer,
+    JobSerializer,
+    MembershipSerializer,
+    PlayerSerializer,
+    RoleSerializer,
+)
+
+
+def as_drf(exc: DjangoValidationError) -> ValidationError:
+    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages})
+
+
+@extend_schema(responses=GameSerializer(many=True))
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def game_list(request: Request) -> Response:
+    data = [
+        {
+            "slug": g.slug,
+            "title": g.title,
+            "min_seats": g.seats.start,
+            "max_seats": g.seats.stop - 1,
+            "lowest_wins": g.lowest_wins,
+            "has_engine": g.has_engine,
+        }
+        for g in games()
+    ]
+    return Response(GameSerializer(data, many=True).data)
+
+
+@extend_schema(responses=PlayerSerializer)
+@api_view(["GET"])
+@permission_classes([permissions.IsAuthenticated])
+def me(request: Request) -> Response:
+    player = club_services.player_ensure_for_user(user=request.user)  # type: ignore[arg-type]
+    return Response(PlayerSerializer(player).data)
+
+
+class ClubViewSet(viewsets.ModelViewSet[Club]):
+    serializer_class = ClubSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, ClubRoleOrReadOnly]
+    lookup_field = "slug"
+    required_role = Role.ORGANISER
+
+    def get_queryset(self) -> QuerySet[Club]:
+        return club_list()
+
+    def perform_create(self, serializer: Any) -> None:
+        try:
+            club = club_services.club_create(user=self.request.user, **serializer.validated_data)  # type: ignore[arg-type]
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
+        serializer.instance = club
+
+    @extend_schema(responses=MembershipSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def members(self, request: Request, slug: str) -> Response:
+        club = self.get_object()
+        rows = club.memberships.select_related("player").order_by("player__name")
+        return Response(MembershipSerializer(rows, many=True).data)
+
+    @extend_schema(request=None, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def join(self, request: Request, slug: str) -> Response:
+        membership = club_services.club_join(user=request.user, club=self.get_object())  # type: ignore[arg-type]
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=GuestSerializer, responses=MembershipSerializer)
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def guests(self, request: Request, slug: str) -> Response:
+        club = Club.objects.get(slug=slug)
+        body = GuestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            membership = club_services.guest_add(
+                user=request.user, club=club, name=body.validated_data["name"]
+            )
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
+        return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=RoleSerializer, responses=MembershipSerializer)
+    @action(
+        detail=True,
+        methods=["post"],
+        url_path=r"members/(?P<membership_id>\d+)/role",
+        permission_classes=[permissions.IsAuthenticated],
+    )
+    def set_role(self, request: Request, slug: str, membership_id: str) -> Response:
+        club = Club.objects.get(slug=slug)
+        body = RoleSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        membership = Membership.objects.filter(club=club, pk=membership_id).first()
+        if membership is None:
+            raise ValidationError({"membership": "That person is not a member of this club."})
+        try:
+            membership = club_services.member_set_role(
+                user=request.user, club=club, membership=membership, role=body.validated_data["role"]
+            )
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
+        return Response(MembershipSerializer(membership).data)
+
+
+class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
+    serializer_class = PlayerSerializer
+    queryset = Player.objects.order_by("name")
+
+
+class EventViewSet(viewsets.ModelViewSet[Event]):
+    serializer_class = EventSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly, ClubRoleOrReadOnly]
+    required_role = Role.ORGANISER
+
+    def get_queryset(self) -> QuerySet[Event]:
+        qs = Event.objects.select_related("club").order_by("-created")
+        club = self.request.query_params.get("club")
+        return qs.filter(club__slug=club) if club else qs
+
+    def perform_create(self, serializer: Any) -> None:
+        data = dict(serializer.validated_data)
+        club = data.pop("club")
+        if not has_club_role(user=self.request.user, club=club, role=Role.ORGANISER):
+            raise PermissionDenied("Only the club's organisers can create events.")
+        data.pop("points_by_place", None)
+        data.pop("tiebreaks", None)
+        serializer.instance = event_services.event_create(club=club, user=self.request.user, **data)
+
+    @extend_schema(responses=EntrantSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def entrants(self, request: Request, pk: str) -> Response:
+        event = self.get_object()
+        return Response(EntrantSerializer(event.entrants.select_related("player"), many=True).data)
+
+
+class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet[Job]):
+    serializer_class = JobSerializer
+    queryset = Job.objects.all()
+    permission_classes = [permissions.IsAuthenticated]
+
+    def get_queryset(self) -> QuerySet[Job]:
+        user = self.request.user
+        qs = Job.objects.all()
+        if getattr(self, "swagger_fake_view", False):
+            return qs
+        return qs if user.is_staff else qs.filter(created_by=user)  # type: ignore[misc]

@@ -1,0 +1,17 @@
+from django import forms
+
+from .models import Role
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(max_length=100)
+    city = forms.CharField(max_length=80, required=False)
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 4}), required=False)
+
+
+class GuestForm(forms.Form):
+    name = forms.CharField(max_length=80, label="Add a player without an account")
+
+
+class RoleForm(forms.Form):
+    role = forms.ChoiceField(choices=Role.choices)

@@ -1,0 +1,147 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied
+from django.db import connection, transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
+
+from games import games
+
+from ..clubs.models import Club
+from ..clubs.selectors import clubs_of, player_for_user
+from ..clubs.services import player_ensure_for_user
+from ..tournaments.models import Event
+from .forms import ProfileForm, SignupForm
+from .models import Job
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    player = player_for_user(request.user)
+    context: dict[str, Any] = {
+        "games": games(),
+        "my_clubs": clubs_of(player) if player else [],
+        "recent_events": Event.objects.select_related("club").order_by("-created")[:6],
+        "club_count": Club.objects.count(),
+        "event_count": Event.objects.count(),
+        "demo_job": Job.objects.filter(kind="demo-data").first(),
+    }
+    return render(request, "core/home.html", context)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            user = form.save(commit=False)
+            user.email = form.cleaned_data.get("email") or ""
+            user.save()
+            player = player_ensure_for_user(user=user)
+            player.name = form.cleaned_data["name"]
+            player.save(update_fields=["name"])
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome to Spy League, {player.name}.")
+        return redirect("home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    user: User = request.user  # type: ignore[assignment]
+    player = player_ensure_for_user(user=user)
+    form = ProfileForm(
+        request.POST or None,
+        initial={"name": player.name, "email": user.email, "birth_year": player.birth_year},
+    )
+    if request.method == "POST" and form.is_valid():
+        player.name = form.cleaned_data["name"]
+        player.birth_year = form.cleaned_data["birth_year"]
+        player.save(update_fields=["name", "birth_year"])
+        user.email = form.cleaned_data["email"] or ""
+        user.save(update_fields=["email"])
+        messages.success(request, "Profile saved.")
+        return redirect("profile")
+    token = Token.objects.filter(user=user).first()
+    return render(
+        request,
+        "core/profile.html",
+        {"form": form, "player": player, "clubs": clubs_of(player), "token": token},
+    )
+
+
+@login_required
+@require_POST
+def token_create(request: HttpRequest) -> HttpResponse:
+    Token.objects.filter(user=request.user).delete()  # type: ignore[misc]
+    Token.objects.create(user=request.user)  # type: ignore[misc]
+    messages.success(request, "A new API token was made; the old one no longer works.")
+    return redirect("profile")
+
+
+def health(request: HttpRequest) -> JsonResponse:
+    """Reports whether the database and the Celery broker answer."""
+    report: dict[str, Any] = {}
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+        report["database"] = {"ok": True, "vendor": connection.vendor}
+    except Exception as exc:  # a health check reports every failure
+        report["database"] = {"ok": False, "error": str(exc)}
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        report["broker"] = {"ok": True, "mode": "eager", "detail": "tasks run in the web process"}
+    else:
+        from spyleague.celery import app
+
+        try:
+            with app.connection_for_write() as conn:
+                conn.ensure_connection(max_retries=1, timeout=2)
+            report["broker"] = {"ok": True, "mode": "broker", "transport": conn.transport_cls}
+        except Exception as exc:
+            report["broker"] = {"ok": False, "mode": "broker", "error": str(exc)}
+    ok = all(part["ok"] for part in report.values())
+    return JsonResponse({"ok": ok, **report}, status=200 if ok else 503)
+
+
+def job_status(request: HttpRequest, pk: int) -> HttpResponse:
+    job = get_object_or_404(Job, pk=pk)
+    if job.created_by_id and job.created_by_id != request.user.pk and not request.user.is_staff:
+        # Jobs carry nothing secret, but only their owner and staff follow them.
+        raise PermissionDenied("This job belongs to someone else.")
+    return render(request, "core/job.html", {"job": job})
+
+
+@require_POST
+def demo_load(request: HttpRequest) -> HttpResponse:
+    """Queue the demo-data loader. Staff only; also offered on an empty site to its first visitor."""
+    if not (request.user.is_staff or Club.objects.count() == 0):
+        raise PermissionDenied("Only staff may load the demo data once the site has clubs.")
+    from .services import demo_data_queue
+
+    job = demo_data_queue(user=request.user)
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "core/job.html", {"job": job})
+    messages.info(request, "Loading the demo data in the background.")
+    return redirect("home")
+
+
+def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return render(request, "404.html", {"reason": str(exception) if settings.DEBUG else ""}, status=404)
+
+
+def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return render(request, "403.html", {"reason": str(exception)}, status=403)
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    return render(request, "500.html", status=500)

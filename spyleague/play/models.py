@@ -1,0 +1,89 @@
+"""Online matches. The move log is the truth.
+
+A ``Match`` row holds the game's slug, seat count, seed, options and a version number;
+each accepted action is an appended ``Move``. The current state is rebuilt from the
+log through the engine (``games.core.replay``), so replays, audit and crash recovery
+all come from the same rows. A move is applied under ``select_for_update`` and a
+version check, so two clients acting at once can never both win.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+def invite_code() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    game = models.CharField(max_length=30)
+    seats = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    version = models.PositiveIntegerField(default=0, help_text="The number of moves applied.")
+    invite = models.CharField(max_length=20, default=invite_code, unique=True)
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="matches"
+    )
+    table = models.OneToOneField(
+        "tournaments.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="match"
+    )
+    outcome = models.JSONField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, help_text="When an open reaction window closes.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"{self.game} match #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("play:match", args=[self.pk])
+
+
+class MatchSeat(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_set")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("clubs.Player", null=True, blank=True, on_delete=models.SET_NULL)
+    bot = models.CharField(max_length=20, blank=True, help_text="A bot's name; blank for a person.")
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_occupant_per_seat"),
+        ]
+
+    def __str__(self) -> str:
+        who = self.player.name if self.player else (f"{self.bot} bot" if self.bot else "empty")
+        return f"seat {self.number}: {who}"
+
+
+class Move(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField(help_text="1 for the first move.")
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="append_only_move_numbers")]
+
+    def __str__(self) -> str:
+        return f"move {self.number} of match #{self.match_id}: seat {self.seat} {self.action}"

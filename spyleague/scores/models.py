@@ -1,0 +1,83 @@
+"""Results of games played at a real table, and the audit trail of every change.
+
+A ``Result`` is one finished game: who sat where, their places and scores. It comes from
+a score sheet typed in at the table, from the Black Spy scorepad, or from an online
+match; once confirmed it feeds standings and ratings. Every change is kept as a
+``ResultChange`` with who and when, so nothing a user entered is ever lost.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class Result(models.Model):
+    class Status(models.TextChoices):
+        REPORTED = "reported", "Reported, waiting for confirmation"
+        CONFIRMED = "confirmed", "Confirmed"
+        VOID = "void", "Void"
+
+    class Source(models.TextChoices):
+        SHEET = "sheet", "Score sheet"
+        SCOREPAD = "scorepad", "Black Spy scorepad"
+        ONLINE = "online", "Online match"
+        OVERRIDE = "override", "Organiser override"
+
+    game = models.CharField(max_length=30)
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="results"
+    )
+    table = models.OneToOneField(
+        "tournaments.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="result"
+    )
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.SHEET)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
+    data = models.JSONField(default=dict, blank=True, help_text="What was entered, as entered.")
+    played = models.DateTimeField()
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-played", "-pk"]
+        indexes = [models.Index(fields=["game", "status", "played"])]
+
+    def __str__(self) -> str:
+        return f"{self.game} result #{self.pk}"
+
+
+class ResultLine(models.Model):
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="lines")
+    player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="result_lines")
+    position = models.PositiveSmallIntegerField()
+    place = models.PositiveSmallIntegerField()
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["result", "position"]
+        constraints = [models.UniqueConstraint(fields=["result", "position"], name="one_line_per_position")]
+
+    def __str__(self) -> str:
+        return f"{self.player} placed {self.place} in result #{self.result_id}"
+
+
+class ResultChange(models.Model):
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="changes")
+    who = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    when = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["result", "when", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} of result #{self.result_id} by {self.who} at {self.when:%Y-%m-%d %H:%M}"

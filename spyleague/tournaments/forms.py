@@ -1,0 +1,29 @@
+from django import forms
+
+from games import games
+
+from .models import Event
+
+
+class EventForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    game = forms.ChoiceField(choices=[(g.slug, g.title) for g in games()])
+    kind = forms.ChoiceField(choices=Event.Kind.choices, initial=Event.Kind.TOURNAMENT)
+    format = forms.ChoiceField(choices=Event.Format.choices, initial=Event.Format.SWISS)
+    rounds = forms.IntegerField(min_value=1, max_value=30, initial=5)
+    table_size = forms.IntegerField(min_value=2, max_value=6, initial=4, help_text="Seats per table.")
+    bye_rule = forms.ChoiceField(choices=Event.ByeRule.choices, initial=Event.ByeRule.WIN)
+    starts = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def clean(self) -> dict[str, object]:
+        from .services import table_size_problem
+
+        data = super().clean() or {}
+        game, size = data.get("game"), data.get("table_size")
+        if (
+            isinstance(game, str)
+            and isinstance(size, int)
+            and (problem := table_size_problem(game=game, table_size=size))
+        ):
+            self.add_error("table_size", problem)
+        return data

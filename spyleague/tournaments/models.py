@@ -1,0 +1,177 @@
+"""Events (tournaments and league nights), entrants, rounds and tables.
+
+A ``League`` is a season of many events. An ``Event`` is played in rounds; each round
+seats entrants at ``Table``s of 2 to 6 ``Seat``s. A table's result comes from a score
+sheet, the Black Spy scorepad or an online match, and feeds the standings.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from games import game_info
+
+
+class League(models.Model):
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=30, blank=True, help_text="Leave blank for a season of several games.")
+    starts = models.DateField(null=True, blank=True)
+    ends = models.DateField(null=True, blank=True)
+    description = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-starts", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", "Tournament"
+        LEAGUE_NIGHT = "league", "League night"
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        KNOCKOUT = "knockout", "Knockout"
+        GROUPS_KNOCKOUT = "groups_knockout", "Groups, then knockout"
+
+    class Status(models.TextChoices):
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class ByeRule(models.TextChoices):
+        WIN = "win", "Points for a win"
+        DRAW = "draw", "Points for a draw"
+        AVERAGE = "average", "Average points per table"
+        ZERO = "zero", "No points"
+
+    club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="events")
+    league = models.ForeignKey(
+        League, null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
+    )
+    name = models.CharField(max_length=120)
+    game = models.CharField(max_length=30)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
+    format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
+    rounds = models.PositiveSmallIntegerField(default=5)
+    table_size = models.PositiveSmallIntegerField(default=4)
+    points_by_place = models.JSONField(
+        default=list, blank=True, help_text="Tournament points for 1st, 2nd, ..."
+    )
+    tiebreaks = models.JSONField(default=list, blank=True)
+    bye_rule = models.CharField(max_length=10, choices=ByeRule.choices, default=ByeRule.WIN)
+    options = models.JSONField(default=dict, blank=True, help_text="The game's variants and settings.")
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
+    seed = models.PositiveIntegerField(default=1)
+    starts = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournaments:event", args=[self.pk])
+
+    @property
+    def game_title(self) -> str:
+        return game_info(self.game).title
+
+
+class Entrant(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey("clubs.Player", on_delete=models.CASCADE, related_name="entries")
+    rating = models.FloatField(null=True, blank=True, help_text="Rating when seeded.")
+    checked_in = models.BooleanField(default=False)
+    joined_round = models.PositiveSmallIntegerField(default=1, help_text="A late entry joins at this round.")
+    dropped_after = models.PositiveSmallIntegerField(null=True, blank=True)
+    group = models.PositiveSmallIntegerField(null=True, blank=True)
+    registered = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "player__name"]
+        constraints = [models.UniqueConstraint(fields=["event", "player"], name="one_entry_per_event")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.event}"
+
+    @property
+    def active(self) -> bool:
+        return self.dropped_after is None
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft (not published)"
+        PUBLISHED = "published", "Published"
+        COMPLETE = "complete", "Complete"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    stage = models.CharField(max_length=20, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    notes = models.JSONField(default=list, blank=True, help_text="Why the pairing is as it is.")
+    published = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_round_number")]
+
+    def __str__(self) -> str:
+        return f"{self.event}, round {self.number}"
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for a result"
+        REPORTED = "reported", "Reported, to confirm"
+        CONFIRMED = "confirmed", "Confirmed"
+
+    class Source(models.TextChoices):
+        NONE = "", "None yet"
+        SHEET = "sheet", "Score sheet"
+        SCOREPAD = "scorepad", "Black Spy scorepad"
+        ONLINE = "online", "Online match"
+        BYE = "bye", "Bye"
+        OVERRIDE = "override", "Organiser override"
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    is_bye = models.BooleanField(default=False)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    source = models.CharField(max_length=10, choices=Source.choices, blank=True, default=Source.NONE)
+
+    class Meta:
+        ordering = ["round", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"], name="one_table_number")]
+
+    def __str__(self) -> str:
+        return f"{self.round}, table {self.number}"
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(help_text="0 deals or starts.")
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True, help_text="Game points, in the game's own terms.")
+    points = models.FloatField(null=True, blank=True, help_text="Tournament points.")
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="one_entrant_per_position"),
+            models.UniqueConstraint(fields=["table", "entrant"], name="one_seat_per_entrant"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entrant.player} at {self.table}"

@@ -1,0 +1,31 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+from .core import views as core
+
+urlpatterns = [
+    path("", core.home, name="home"),
+    path("accounts/signup/", core.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/profile/", core.profile, name="profile"),
+    path("accounts/token/", core.token_create, name="token-create"),
+    path("health/", core.health, name="health"),
+    path("jobs/<int:pk>/", core.job_status, name="job"),
+    path("demo/", core.demo_load, name="demo-load"),
+    path("clubs/", include("spyleague.clubs.urls")),
+    path("events/", include("spyleague.tournaments.urls")),
+    path("play/", include("spyleague.play.urls")),
+    path("leaderboards/", include("spyleague.ratings.urls")),
+    path("api/", include("spyleague.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path("admin/", admin.site.urls),
+]
+
+handler403 = "spyleague.core.views.handler403"
+handler404 = "spyleague.core.views.handler404"
+handler500 = "spyleague.core.views.handler500"

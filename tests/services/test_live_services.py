@@ -1,0 +1,78 @@
+"""The suite's checks against the real services: PostgreSQL, Redis and a live Celery worker.
+
+These run when ``CELERY_BROKER_URL`` is set (``.ci/run`` sets it and starts a worker).
+With ``SPYLEAGUE_REQUIRE_SERVICES=1`` a missing service fails the run instead of skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+REQUIRED = bool(os.environ.get("SPYLEAGUE_REQUIRE_SERVICES"))
+pytestmark = [pytest.mark.services, pytest.mark.xdist_group("services")]
+
+
+def need(condition: bool, why: str) -> None:
+    if condition:
+        return
+    if REQUIRED:
+        pytest.fail(why)
+    pytest.skip(why)
+
+
+@pytest.mark.django_db
+def test_the_database_is_postgresql_when_required() -> None:
+    need(bool(os.environ.get("DATABASE_URL")), "DATABASE_URL is not set: running on SQLite.")
+    assert connection.vendor == "postgresql"
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW server_version")
+        version = cursor.fetchone()[0]
+    print(f"PostgreSQL {version}")
+
+
+def test_a_celery_worker_answers() -> None:
+    need(not settings.CELERY_TASK_ALWAYS_EAGER, "No broker configured: Celery runs eagerly.")
+    from spyleague.celery import app
+
+    replies = app.control.ping(timeout=5.0)
+    assert replies, "no Celery worker answered the ping"
+    print(f"Celery workers: {replies}")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_job_runs_on_the_live_worker_with_progress(client: Any) -> None:
+    need(not settings.CELERY_TASK_ALWAYS_EAGER, "No broker configured: Celery runs eagerly.")
+    from django.urls import reverse
+
+    from spyleague.clubs.models import Club
+    from spyleague.core.models import Job
+
+    response = client.post(reverse("demo-load"), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    job = Job.objects.get(kind="demo-data")
+    seen: set[str] = set()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        job.refresh_from_db()
+        seen.add(job.status)
+        if not job.is_active:
+            break
+        time.sleep(0.2)
+    assert job.status == Job.Status.DONE, f"{job.status}: {job.message}"
+    assert job.progress == 100
+    assert Club.objects.filter(name="Baker Street Games Club").exists()
+    # The page's fragment reports it as done.
+    assert "100%" in client.get(reverse("job", args=[job.pk])).content.decode()
+
+
+def test_health_reports_the_broker(client: Any, db: Any) -> None:
+    need(not settings.CELERY_TASK_ALWAYS_EAGER, "No broker configured: Celery runs eagerly.")
+    data = client.get("/health/").json()
+    assert data["broker"] == {"ok": True, "mode": "broker", "transport": data["broker"]["transport"]}
+    assert data["database"]["ok"] is True

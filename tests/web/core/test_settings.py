@@ -1,0 +1,64 @@
+"""Settings come from the environment; production settings pass ``check --deploy``."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def run_manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    clean = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DATABASE", "CELERY", "DJANGO", "SECURE"))
+    }
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True
+    )
+
+
+def test_production_settings_pass_check_deploy() -> None:
+    env = {
+        "DJANGO_DEBUG": "0",
+        "SECRET_KEY": "k" * 20 + "-a-long-and-random-enough-production-secret-value-1234567890",
+        "ALLOWED_HOSTS": "spyleague.example.org",
+        "SECURE_SSL_REDIRECT": "1",
+        "SECURE_HSTS_SECONDS": "31536000",
+        "SECURE_PROXY_SSL_HEADER": "1",
+    }
+    done = run_manage("check", "--deploy", "--fail-level", "WARNING", env=env)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no issues" in done.stdout
+
+
+def test_production_refuses_to_start_without_a_secret_key() -> None:
+    done = run_manage("check", env={"DJANGO_DEBUG": "0", "ALLOWED_HOSTS": "x.org"})
+    assert done.returncode != 0
+    assert "SECRET_KEY must be set" in done.stderr
+
+
+def test_defaults_are_sqlite_and_eager_celery() -> None:
+    code = (
+        "import django,os;os.environ['DJANGO_SETTINGS_MODULE']='spyleague.settings';django.setup();"
+        "from django.conf import settings as s;"
+        "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER)"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE", "CELERY"))}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=clean, capture_output=True, text=True)
+    assert out.stdout.split() == ["django.db.backends.sqlite3", "True"], out.stderr
+
+
+def test_database_url_switches_to_postgresql_through_psycopg3() -> None:
+    code = (
+        "import django,os;os.environ['DJANGO_SETTINGS_MODULE']='spyleague.settings';django.setup();"
+        "from django.conf import settings as s; import psycopg;"
+        "print(s.DATABASES['default']['ENGINE'], s.DATABASES['default']['NAME'], s.CELERY_TASK_ALWAYS_EAGER,"
+        " psycopg.__version__[0])"
+    )
+    env = {
+        **os.environ,
+        "DATABASE_URL": "postgres://u@db.example:5432/league",
+        "CELERY_BROKER_URL": "redis://r:6379/0",
+    }
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert out.stdout.split() == ["django.db.backends.postgresql", "league", "False", "3"], out.stderr
