@@ -1,7 +1,7 @@
 """Pure rules engines for the five games. Nothing here imports Django."""
 
 from .core import IllegalAction, InvalidOptions, Outcome, UnknownGame
-from .registry import GameInfo, engines, game_info, games, get_engine
+from .registry import GameInfo, engines, game_info, games, get_bots, get_engine
 
 __all__ = [
     "GameInfo",
@@ -12,5 +12,6 @@ __all__ = [
     "engines",
     "game_info",
     "games",
+    "get_bots",
     "get_engine",
 ]

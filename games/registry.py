@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass
 from functools import cache
 
-from .core import Engine, UnknownGame
+from .core import Bot, Engine, RandomBot, UnknownGame
 
 
 @dataclass(frozen=True)
@@ -115,3 +115,14 @@ def engines() -> list[Engine]:
         except UnknownGame:
             continue
     return out
+
+
+def get_bots(slug: str) -> dict[str, Bot]:
+    """The bots that can fill a seat of this game: the engine's own, else a random bot."""
+    info = game_info(slug)
+    try:
+        module = importlib.import_module(f"{info.module}.bots")
+    except ModuleNotFoundError:
+        return {"random": RandomBot()}
+    bots: dict[str, Bot] = dict(getattr(module, "BOTS", {}))
+    return bots or {"random": RandomBot()}

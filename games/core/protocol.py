@@ -46,6 +46,7 @@ class Engine(Protocol):
     slug: str
     title: str
     seats: range
+    options: Mapping[str, Any]  # the option schema: name -> games.core.Option
 
     def start(self, seats: int, seed: int, options: Mapping[str, Any]) -> State: ...
 

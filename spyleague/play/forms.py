@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games import engines
+
+
+def playable_games() -> list[tuple[str, str]]:
+    return [(e.slug, e.title) for e in engines()]
+
+
+class MatchForm(forms.Form):
+    game = forms.ChoiceField(choices=playable_games)
+    seats = forms.IntegerField(min_value=1, max_value=6, initial=4)
+    fill_with_bots = forms.BooleanField(
+        required=False, initial=True, label="Fill the empty seats with bots and start now"
+    )
+    bot = forms.ChoiceField(
+        choices=[("heuristic", "Heuristic bot"), ("random", "Random bot")], initial="heuristic"
+    )
+
+    def __init__(
+        self, *args: Any, options_fields: dict[str, forms.Field] | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        for name, field in (options_fields or {}).items():
+            self.fields[f"opt_{name}"] = field

@@ -1,0 +1,302 @@
+"""Online matches: create, seat, start, act, and let bots play.
+
+Every action goes through the engine under a row lock on the match (and an optional
+version check), so two clicks, two tabs or two players acting at once can never both
+win: the second sees the new state and is told so. An illegal or stale action raises
+``MoveRejected`` with a reason and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from games import IllegalAction, InvalidOptions, game_info, get_bots, get_engine
+from games.core import chance
+
+from ..clubs.models import Club, Player
+from . import live
+from .models import Match, MatchSeat, Move
+from .state import match_state, remember_state
+
+log = logging.getLogger(__name__)
+
+MAX_BOT_MOVES_PER_RUN = 2000
+
+
+class MoveRejected(Exception):
+    """An action that was not applied; ``reason`` says why in words."""
+
+    def __init__(self, reason: str, *, status: int = 400) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.status = status
+
+
+def _player(user: Any) -> Player | None:
+    return getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+
+
+def seat_of(*, match: Match, user: Any) -> int | None:
+    """The seat the user plays in this match, or None for a spectator."""
+    player = _player(user)
+    if player is None:
+        return None
+    for seat in match.seat_set.all():
+        if seat.player_id == player.pk:
+            return seat.number
+    return None
+
+
+@transaction.atomic
+def match_create(
+    *,
+    user: Any,
+    game: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    bots: dict[int, str] | None = None,
+    club: Club | None = None,
+    seed: int | None = None,
+) -> Match:
+    """Create a match with the user in seat 0. ``bots`` maps seats to bot names."""
+    info = game_info(game)
+    engine = get_engine(game)
+    if seats not in info.seats:
+        raise MoveRejected(f"{info.title} is played by {info.seats.start} to {info.seats.stop - 1} players.")
+    seed = seed if seed is not None else secrets.randbits(48)
+    try:
+        engine.start(seats, seed, options or {})  # validates the options
+    except InvalidOptions as exc:
+        raise MoveRejected(str(exc)) from exc
+    available = get_bots(game)
+    for seat, name in (bots or {}).items():
+        if not 0 < seat < seats:
+            raise MoveRejected(f"There is no seat {seat + 1} for a bot (seat 1 is yours).")
+        if name not in available:
+            raise MoveRejected(f"No bot is called {name!r}; choose one of {', '.join(sorted(available))}.")
+    player = _player(user)
+    match = Match.objects.create(
+        game=game,
+        seats=seats,
+        seed=seed,
+        options=options or {},
+        club=club,
+        created_by=user if player else None,
+    )
+    for number in range(seats):
+        MatchSeat.objects.create(
+            match=match,
+            number=number,
+            player=player if number == 0 else None,
+            bot=(bots or {}).get(number, ""),
+        )
+    return match
+
+
+def _lock(match_id: int) -> Match:
+    return Match.objects.select_for_update().get(pk=match_id)
+
+
+@transaction.atomic
+def match_join(*, user: Any, match_id: int, seat: int | None = None) -> int:
+    player = _player(user)
+    if player is None:
+        raise MoveRejected("Log in to take a seat.", status=403)
+    match = _lock(match_id)
+    if match.status != Match.Status.OPEN:
+        raise MoveRejected("This match has already started.")
+    seats = list(match.seat_set.all())
+    if any(s.player_id == player.pk for s in seats):
+        raise MoveRejected("You already have a seat in this match.")
+    free = [s for s in seats if s.player_id is None and not s.bot and (seat is None or s.number == seat)]
+    if not free:
+        raise MoveRejected("That seat is taken." if seat is not None else "Every seat is taken.")
+    free[0].player = player
+    free[0].save(update_fields=["player"])
+    _touch(match)
+    return free[0].number
+
+
+@transaction.atomic
+def match_set_bot(*, user: Any, match_id: int, seat: int, bot: str) -> None:
+    match = _lock(match_id)
+    _require_creator(match, user)
+    if match.status != Match.Status.OPEN:
+        raise MoveRejected("Seats can only change before the match starts.")
+    if bot and bot not in get_bots(match.game):
+        raise MoveRejected(f"No bot is called {bot!r}.")
+    target = match.seat_set.filter(number=seat).first()
+    if target is None:
+        raise MoveRejected(f"There is no seat {seat + 1}.")
+    if target.player_id is not None:
+        raise MoveRejected("A person sits there.")
+    target.bot = bot
+    target.save(update_fields=["bot"])
+    _touch(match)
+
+
+def _require_creator(match: Match, user: Any) -> None:
+    if not (getattr(user, "is_authenticated", False) and (match.created_by_id == user.pk or user.is_staff)):
+        raise MoveRejected("Only the player who created the match can do that.", status=403)
+
+
+@transaction.atomic
+def match_start(*, user: Any, match_id: int, fill_with: str | None = None) -> Match:
+    """Start the match; empty seats take the bot ``fill_with`` (or the match cannot start)."""
+    match = _lock(match_id)
+    _require_creator(match, user)
+    if match.status != Match.Status.OPEN:
+        raise MoveRejected("This match has already started.")
+    empty = [s for s in match.seat_set.all() if s.player_id is None and not s.bot]
+    if empty:
+        bots = get_bots(match.game)
+        name = fill_with or ("heuristic" if "heuristic" in bots else next(iter(bots)))
+        if name not in bots:
+            raise MoveRejected(f"No bot is called {name!r}.")
+        for seat in empty:
+            seat.bot = name
+            seat.save(update_fields=["bot"])
+    match.status = Match.Status.PLAYING
+    match.save(update_fields=["status", "updated"])
+    _after_change(match)
+    return match
+
+
+def _touch(match: Match) -> None:
+    """A change of seats: bump nothing in the log, but tell the watchers."""
+    match.save(update_fields=["updated"])
+    transaction.on_commit(lambda: live.publish(match.pk, match.version))
+
+
+def _after_change(match: Match) -> None:
+    match_id, version = match.pk, match.version
+    transaction.on_commit(lambda: live.publish(match_id, version))
+    if match.status == Match.Status.PLAYING:
+        from .tasks import run_bots
+
+        transaction.on_commit(lambda: run_bots.delay(match_id))
+
+
+def _apply(match: Match, seat: int, action: dict[str, Any]) -> Any:
+    """Apply one action to a locked match. The caller holds the transaction."""
+    engine = get_engine(match.game)
+    state = match_state(match)
+    if seat not in engine.to_act(state):
+        raise MoveRejected("It is not your turn.")
+    try:
+        new_state = engine.apply(state, seat, action)
+    except IllegalAction as exc:
+        raise MoveRejected(exc.reason) from exc
+    match.version += 1
+    Move.objects.create(match=match, number=match.version, seat=seat, action=action)
+    outcome = engine.outcome(new_state)
+    fields = ["version", "updated", "deadline"]
+    if outcome is not None:
+        match.status = Match.Status.FINISHED
+        match.outcome = outcome.as_dict()
+        fields += ["status", "outcome"]
+        from .results import match_report_result
+
+        transaction.on_commit(lambda: match_report_result(match_id=match.pk))
+    match.deadline = _deadline(match, new_state)
+    match.save(update_fields=fields)
+    remember_state(match, new_state)
+    return new_state
+
+
+def _deadline(match: Match, state: Any) -> Any:
+    """Reaction windows (several seats asked at once, outside the turn order) close on a timer."""
+    engine = get_engine(match.game)
+    if getattr(engine, "reaction_window", None) and engine.reaction_window(state):  # type: ignore[attr-defined]
+        return timezone.now() + timedelta(seconds=settings.PLAY_REACTION_SECONDS)
+    return None
+
+
+@transaction.atomic
+def match_move_submit(
+    *, match_id: int, user: Any, action: Any, version: int | None = None, seat: int | None = None
+) -> Match:
+    """A person's action. ``version`` is the match version the person saw; a stale one is refused."""
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise MoveRejected(
+            'An action is a JSON object with a "type", for example {"type": "play", "card": "red-1"}.'
+        )
+    match = _lock(match_id)
+    if match.status == Match.Status.OPEN:
+        raise MoveRejected("The match has not started yet.")
+    if match.status != Match.Status.PLAYING:
+        raise MoveRejected("The match is over.")
+    mine = seat_of(match=match, user=user)
+    if mine is None:
+        raise MoveRejected("You do not have a seat in this match.", status=403)
+    if seat is not None and seat != mine:
+        raise MoveRejected("That is not your seat.", status=403)
+    if version is not None and version != match.version:
+        raise MoveRejected(
+            "The game has moved on since you looked: here is the current position.", status=409
+        )
+    _apply(match, mine, action)
+    _after_change(match)
+    return match
+
+
+def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
+    """Let every bot whose turn it is act, until a person must act or the game ends.
+
+    Each bot move is its own short transaction, so people's moves interleave freely.
+    Returns the number of moves made.
+    """
+    made = 0
+    while made < limit:
+        with transaction.atomic():
+            match = _lock(match_id)
+            if match.status != Match.Status.PLAYING:
+                break
+            bots = {s.number: s.bot for s in match.seat_set.all() if s.bot}
+            engine = get_engine(match.game)
+            state = match_state(match)
+            acting = sorted(seat for seat in engine.to_act(state) if seat in bots)
+            if not acting:
+                break
+            seat = acting[0]
+            bot = get_bots(match.game)[bots[seat]]
+            rng: random.Random = chance(match.seed, "bot", match.version, seat)
+            action = bot.choose(engine.view(state, seat), engine.legal(state, seat), rng)
+            _apply(match, seat, action)
+            transaction.on_commit(partial(live.publish, match.pk, match.version))
+        made += 1
+    return made
+
+
+def match_timeouts_close(*, now: Any = None) -> int:
+    """Close reaction windows whose time ran out, answering for the seats still to act."""
+    now = now or timezone.now()
+    closed = 0
+    for match_id in Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=now).values_list(
+        "pk", flat=True
+    ):
+        with transaction.atomic():
+            match = _lock(match_id)
+            if match.deadline is None or match.deadline > now:
+                continue
+            engine = get_engine(match.game)
+            state = match_state(match)
+            timeout = getattr(engine, "timeout_action", None)
+            if timeout is None:
+                continue
+            for seat in sorted(engine.to_act(state)):
+                action = timeout(state, seat)
+                if action is not None and match.status == Match.Status.PLAYING:
+                    state = _apply(match, seat, action)
+            closed += 1
+            _after_change(match)
+    return closed

@@ -1,0 +1,65 @@
+"""The current state of a match, rebuilt from its move log.
+
+States are cached per process by match id and version. A cached state that is behind
+the database is brought forward by applying only the newer moves, so a web process
+never keeps a stale state and never replays a long game from the start twice. The
+database stays the only truth: another process's moves are read from the log.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from games import get_engine
+
+from .models import Match, Move
+
+_CACHE: OrderedDict[tuple[int, float], tuple[int, Any]] = OrderedDict()
+_LOCK = threading.Lock()
+_MAX = 512
+
+
+def _key(match: Match) -> tuple[int, float]:
+    # The creation time guards against a reused id (SQLite may reuse the id of a deleted row).
+    return (match.pk, match.created.timestamp())
+
+
+def _remember(match: Match, version: int, state: Any) -> None:
+    key = _key(match)
+    with _LOCK:
+        _CACHE[key] = (version, state)
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > _MAX:
+            _CACHE.popitem(last=False)
+
+
+def match_state(match: Match, *, upto: int | None = None) -> Any:
+    """The engine state after ``upto`` moves (default: all of them, i.e. ``match.version``)."""
+    engine = get_engine(match.game)
+    target = match.version if upto is None else upto
+    with _LOCK:
+        cached = _CACHE.get(_key(match))
+    if cached is not None and cached[0] <= target:
+        version, state = cached
+    else:
+        version, state = 0, engine.start(match.seats, match.seed, match.options)
+    if version < target:
+        moves = Move.objects.filter(match=match, number__gt=version, number__lte=target).order_by("number")
+        for move in moves.values_list("seat", "action"):
+            state = engine.apply(state, move[0], move[1])
+            version += 1
+    if upto is None:
+        _remember(match, version, state)
+    return state
+
+
+def remember_state(match: Match, state: Any) -> None:
+    """Keep the state just computed for ``match.version`` (after a move)."""
+    _remember(match, match.version, state)
+
+
+def forget(match: Match) -> None:
+    with _LOCK:
+        _CACHE.pop(_key(match), None)
