@@ -1,0 +1,288 @@
+"""Properties of random legal games for 2 to 6 players."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.core import IllegalAction, replay
+from games.mister_spy import ENGINE, MisterSpyState
+from games.mister_spy.cards import DECK, KIND
+from games.mister_spy.engine import OVER, WINDOW, Lair, Spy
+
+from .tables import all_cards
+
+MAX_MOVES = 3000  # far more than any game takes (each turn draws a card from 54)
+
+EXAMPLES = settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+
+
+def snapshot(state: MisterSpyState) -> tuple[Any, ...]:
+    return (
+        state.deck,
+        state.top,
+        state.hands,
+        state.lairs,
+        state.piles,
+        state.scores,
+        state.discard,
+        state.turn,
+        state.phase,
+        state.captor,
+        state.captive,
+        state.window,
+        state.stolen,
+        state.serial,
+        state.steals,
+        state.log,
+        json.dumps(ENGINE.events(state)),
+    )
+
+
+def scramble(state: MisterSpyState, seat: int | None, rng: random.Random) -> MisterSpyState:
+    """Move every card that ``seat`` cannot see to another place it cannot tell apart.
+
+    Spies swap with Spies and other cards with other cards (the backs differ); the deck's top
+    card keeps its back; the answers given in an open window are redrawn.
+    """
+    others = [s for s in range(state.seats) if s != seat]
+    hands = [list(h) for h in state.hands]
+    deck = list(state.deck)
+    below = deck[state.top + 1 :]
+    rng.shuffle(below)
+    deck[state.top + 1 :] = below
+    lairs = [list(row) for row in state.lairs]
+
+    slots: list[tuple[str, int, int]] = []  # (where, row, index)
+    for s in others:
+        slots += [("hand", s, i) for i in range(len(hands[s]))]
+        slots += [("lair", s, i) for i, c in enumerate(lairs[s]) if not c.face_up]
+    slots += [("deck", 0, i) for i in range(state.top + 1, len(deck))]
+    if state.top < len(deck):
+        slots.append(("deck", 0, state.top))
+
+    def get(slot: tuple[str, int, int]) -> str:
+        where, row, i = slot
+        if where == "hand":
+            return hands[row][i]
+        if where == "lair":
+            return lairs[row][i].card
+        return deck[i]
+
+    def put(slot: tuple[str, int, int], card: str) -> None:
+        where, row, i = slot
+        if where == "hand":
+            hands[row][i] = card
+        elif where == "lair":
+            lairs[row][i] = Lair(lairs[row][i].id, card, False)
+        else:
+            deck[i] = card
+
+    for spy_back in (True, False):
+        group = [slot for slot in slots if (KIND[get(slot)] == "spy") == spy_back]
+        if spy_back:  # a face-down Lair never holds a Spy, so Spies only move between hands and deck
+            group = [slot for slot in group if slot[0] != "lair"]
+        cards = [get(slot) for slot in group]
+        rng.shuffle(cards)
+        for slot, card in zip(group, cards, strict=True):
+            put(slot, card)
+
+    # face-down taunts on other seats' Spies swap with hidden taunts elsewhere
+    hidden_taunts = [slot for slot in slots if KIND[get(slot)] == "taunt"]
+
+    def swap_taunts(spy: Spy) -> Spy:
+        taunts = list(spy.taunts)
+        for k in range(len(taunts)):
+            if not hidden_taunts:
+                break
+            slot = rng.choice(hidden_taunts)
+            card = get(slot)
+            if card in taunts:
+                continue
+            put(slot, taunts[k])
+            taunts[k] = card
+        return Spy(spy.id, spy.card, tuple(taunts), spy.how)
+
+    piles = [list(row) for row in state.piles]
+    for s in others:
+        piles[s] = [swap_taunts(spy) for spy in piles[s]]
+    captive = state.captive
+    if captive is not None and state.captor != seat:
+        captive = swap_taunts(captive)
+    stolen = state.stolen
+    if stolen is not None and seat not in (state.turn, stolen.source):
+        stolen = replace(stolen, card=rng.choice([c for c in hands[state.turn] if KIND[c] == "spy"]))
+    window = state.window
+    if window is not None:
+        answered = [s for s in range(state.seats) if s != window.taunter and s not in window.waiting]
+        window = replace(window, foilers=frozenset(s for s in answered if rng.random() < 0.5))
+    return replace(
+        state,
+        deck=tuple(deck),
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        lairs=tuple(tuple(row) for row in lairs),
+        piles=tuple(tuple(row) for row in piles),
+        captive=captive,
+        stolen=stolen,
+        window=window,
+    )
+
+
+def illegal_candidates(state: MisterSpyState, seat: int, legal: list[dict[str, Any]]) -> list[Any]:
+    out: list[Any] = [
+        {"type": "pass", "extra": 1},
+        {"type": "fly"},
+        {"type": "capture", "card": "spy-8", "reveal": ["lair-4", "lair-4", "lair-4", "lair-4"]},
+        {"type": "steal_spy", "from": True},
+        {"type": "steal_spy", "from": seat},
+        {"type": "play_lair", "card": "spy-2"},
+        {"type": "foil", "card": "taunt-A"},
+        {"type": "taunt", "card": "taunt-B"},
+        {"type": "steal_lair", "card": "spy-2", "lair": "L999"},
+        {"type": "keep"},
+        {"type": "kill"},
+        {"type": "let_pass"},
+        "pass",
+        None,
+    ]
+    for action in legal:
+        if "card" in action:
+            out.append({**action, "card": "taunt-Z"})
+        if "reveal" in action:
+            out.append({**action, "reveal": [*action["reveal"], "lair-2"]})
+    allowed = {json.dumps(a, sort_keys=True) for a in legal}
+    return [a for a in out if json.dumps(a, sort_keys=True) not in allowed]
+
+
+def play_random(seats: int, seed: int, check: bool = True) -> tuple[MisterSpyState, list[tuple[int, Any]]]:
+    rng = random.Random(seed)
+    state = ENGINE.start(seats, seed, {})
+    moves: list[tuple[int, Any]] = []
+    full = Counter(DECK)
+    for step in range(MAX_MOVES):
+        to_act = ENGINE.to_act(state)
+        if not to_act:
+            assert state.phase == OVER
+            return state, moves
+        if check:
+            assert all_cards(state) == full, "cards are not conserved"
+            if state.phase == WINDOW:
+                foilers = [s for s in to_act if any(a["type"] == "foil" for a in ENGINE.legal(state, s))]
+                assert len(foilers) <= 1
+                assert all({"type": "let_pass"} in ENGINE.legal(state, s) for s in to_act)
+            if step % 4 == 0:
+                for viewer in [None, *range(seats)]:
+                    view = json.dumps(ENGINE.view(state, viewer))
+                    assert json.dumps(ENGINE.view(scramble(state, viewer, rng), viewer)) == view
+        seat = sorted(to_act)[rng.randrange(len(to_act))]
+        legal = ENGINE.legal(state, seat)
+        assert legal, "a seat to act always has a legal action"
+        if check and step % 3 == 0:
+            before = snapshot(state)
+            for bad in illegal_candidates(state, seat, legal):
+                try:
+                    ENGINE.apply(state, seat, bad)
+                except IllegalAction as exc:
+                    assert exc.reason
+                else:
+                    raise AssertionError(f"accepted {bad!r}, not in {legal!r}")
+            for outsider in set(range(seats)) - to_act:
+                try:
+                    ENGINE.apply(state, outsider, legal[0])
+                except IllegalAction:
+                    pass
+                else:
+                    raise AssertionError("a seat not in to_act acted")
+            assert snapshot(state) == before
+        action = legal[rng.randrange(len(legal))]
+        kept = snapshot(state) if check else ()
+        state_after = ENGINE.apply(state, seat, action)
+        if check:
+            assert snapshot(state) == kept, "apply changed the state it was given"
+        moves.append((seat, json.loads(json.dumps(action))))
+        state = state_after
+    raise AssertionError("the game did not end")
+
+
+@EXAMPLES
+@given(seats=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_random_legal_games_conserve_cards_end_leak_nothing_and_reject_illegal_actions(
+    seats: int, seed: int
+) -> None:
+    state, _moves = play_random(seats, seed)
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None
+    assert len(outcome.places) == seats and min(outcome.places) == 1
+    assert list(outcome.scores) == [sum(spy.points for spy in pile) for pile in state.piles]
+    if outcome.detail["end"] == "33 points":
+        assert len(outcome.winners) == 1 and max(outcome.scores) >= 33
+    else:
+        assert max(outcome.scores) < 33 and state.deck_left == 0
+
+
+@EXAMPLES
+@given(seats=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_replay_from_the_move_log_is_exact(seats: int, seed: int) -> None:
+    state, moves = play_random(seats, seed, check=False)
+    again = replay(ENGINE, seats, seed, {}, moves)
+    assert snapshot(again) == snapshot(state)
+    for viewer in [None, *range(seats)]:
+        assert ENGINE.view(again, viewer) == ENGINE.view(state, viewer)
+    assert ENGINE.outcome(again) == ENGINE.outcome(state)
+
+
+@EXAMPLES
+@given(seats=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_reaction_windows_always_close_when_every_seat_lets_the_taunt_pass(seats: int, seed: int) -> None:
+    """The online layer's time limit: ``let_pass`` for every seat still to answer."""
+    rng = random.Random(seed)
+    state = ENGINE.start(seats, seed, {})
+    while ENGINE.to_act(state):
+        if state.phase == WINDOW:
+            waiting = sorted(ENGINE.to_act(state))
+            assert waiting and state.window is not None and state.window.taunter not in waiting
+            for seat in waiting[: rng.randrange(len(waiting) + 1)]:
+                legal = ENGINE.legal(state, seat)
+                state = ENGINE.apply(state, seat, legal[rng.randrange(len(legal))])
+                if state.phase != WINDOW:
+                    break
+            for seat in sorted(ENGINE.to_act(state)) if state.phase == WINDOW else []:
+                state = ENGINE.apply(state, seat, {"type": "let_pass"})
+            assert state.phase != WINDOW
+            continue
+        seat = min(ENGINE.to_act(state))
+        legal = ENGINE.legal(state, seat)
+        # lean towards taunting so that windows open often
+        taunts = [a for a in legal if a["type"] in ("taunt", "capture")]
+        pool = taunts if taunts and rng.random() < 0.8 else legal
+        state = ENGINE.apply(state, seat, pool[rng.randrange(len(pool))])
+    assert ENGINE.outcome(state) is not None
+
+
+def test_random_games_open_windows_and_reach_both_ends() -> None:
+    """The random games above do exercise foils, both endings and every action type."""
+    kinds: Counter[str] = Counter()
+    ends: Counter[str] = Counter()
+    for seed in range(60):
+        state, moves = play_random(2 + seed % 5, seed, check=False)
+        kinds.update(action["type"] for _, action in moves)
+        kinds.update(
+            e["event"] for e in ENGINE.events(state) if e["event"] in ("foil", "deathtrap", "henchman")
+        )
+        kinds.update(f"steal_lair:{e['result']}" for e in ENGINE.events(state) if e["event"] == "steal_lair")
+        ends[state.end or ""] += 1
+    for kind in ("pass", "play_lair", "capture", "steal_lair", "steal_spy", "keep", "kill", "taunt"):
+        assert kinds[kind] > 0, kind
+    for kind in ("let_pass", "foil", "deathtrap", "henchman"):
+        assert kinds[kind] > 0, kind
+    for result in ("match", "larger", "smaller", "deathtrap"):
+        assert kinds[f"steal_lair:{result}"] > 0, result
+    assert ends["33 points"] > 0 and ends["deck empty"] > 0
