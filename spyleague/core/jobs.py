@@ -30,11 +30,12 @@ def job_queue(
 ) -> Job:
     """Create a job row and queue ``task`` with its id once the transaction commits.
 
-    With a ``key``, an identical job that is still queued or running is returned
-    instead of starting a second one.
+    With a ``key``, an identical job that is still queued (not yet started) is returned
+    instead of queueing a second one: when it runs it will see everything. A running job
+    may already have read its input, so a new one is queued behind it.
     """
     if key:
-        active = Job.objects.filter(key=key, status__in=[Job.Status.QUEUED, Job.Status.RUNNING]).first()
+        active = Job.objects.filter(key=key, status=Job.Status.QUEUED).first()
         if active is not None:
             return active
     job = Job.objects.create(

@@ -1,0 +1,138 @@
+"""Results: entered at the table, confirmed by another player, corrected with an audit trail.
+
+Who may do what:
+- enter: a player seated in the game, or a club scorer or organiser;
+- confirm: another seated player than the one who entered it, or a scorer or organiser;
+- correct: the one who entered it while it is unconfirmed, or a scorer or organiser at any time
+  (an organiser's correction of a confirmed result is an override and stays confirmed).
+Every change is a ``ResultChange`` with who, when, before and after. Nothing is deleted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from ..clubs.models import Club, Player, Role
+from ..clubs.selectors import has_club_role
+from .checks import Line, sheet_places, sheet_problems
+from .models import Result, ResultChange, ResultLine
+
+
+@dataclass(frozen=True)
+class EntryLine:
+    player: Player
+    score: float | None = None
+    place: int | None = None
+
+
+def snapshot(result: Result) -> dict[str, Any]:
+    return {
+        "status": result.status,
+        "lines": [
+            {"player": line.player_id, "name": line.player.name, "place": line.place, "score": line.score}
+            for line in result.lines.select_related("player").order_by("position")
+        ],
+    }
+
+
+def _is_seated(user: Any, players: Sequence[Player]) -> bool:
+    return getattr(user, "is_authenticated", False) and any(p.user_id == user.pk for p in players)
+
+
+def _can_score(user: Any, club: Club | None) -> bool:
+    return club is not None and has_club_role(user=user, club=club, role=Role.SCORER)
+
+
+def _check(game: str, entries: Sequence[EntryLine]) -> list[int]:
+    lines = [Line(e.player.name, e.score, e.place) for e in entries]
+    problems = sheet_problems(game, lines)
+    if problems:
+        raise ValidationError(problems)
+    return sheet_places(game, lines)
+
+
+@transaction.atomic
+def result_enter(
+    *, user: Any, game: str, club: Club | None, entries: Sequence[EntryLine], table: Any = None,
+    source: str = Result.Source.SHEET, data: dict[str, Any] | None = None, played: Any = None,
+) -> Result:
+    players = [e.player for e in entries]
+    if not (_is_seated(user, players) or _can_score(user, club)):
+        raise PermissionDenied("Only a player at this table, or a club scorer, can enter its result.")
+    places = _check(game, entries)
+    result = Result.objects.create(
+        game=game, club=club, table=table, source=source, status=Result.Status.REPORTED,
+        data=data or {}, played=played or timezone.now(),
+        entered_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    for position, (entry, place) in enumerate(zip(entries, places, strict=True)):
+        ResultLine.objects.create(result=result, player=entry.player, position=position, place=place, score=entry.score)
+    ResultChange.objects.create(result=result, who=result.entered_by, action="entered", after=snapshot(result))
+    return result
+
+
+def _players(result: Result) -> list[Player]:
+    return [line.player for line in result.lines.select_related("player")]
+
+
+@transaction.atomic
+def result_confirm(*, user: Any, result: Result) -> Result:
+    result = Result.objects.select_for_update().get(pk=result.pk)
+    if result.status == Result.Status.CONFIRMED:
+        return result  # confirming twice changes nothing
+    if result.status == Result.Status.VOID:
+        raise ValidationError("This result was voided; enter it again.")
+    seated_other = _is_seated(user, _players(result)) and result.entered_by_id != user.pk
+    if not (seated_other or _can_score(user, result.club)):
+        raise PermissionDenied(
+            "Another player at the table (not the one who entered it), or a club scorer, must confirm."
+        )
+    before = snapshot(result)
+    result.status = Result.Status.CONFIRMED
+    result.confirmed_by = user
+    result.save(update_fields=["status", "confirmed_by", "updated"])
+    ResultChange.objects.create(result=result, who=user, action="confirmed", before=before, after=snapshot(result))
+    _after_confirmed(result)
+    return result
+
+
+@transaction.atomic
+def result_correct(*, user: Any, result: Result, entries: Sequence[EntryLine], note: str = "") -> Result:
+    result = Result.objects.select_for_update().get(pk=result.pk)
+    is_scorer = _can_score(user, result.club)
+    own_unconfirmed = result.status == Result.Status.REPORTED and result.entered_by_id == user.pk
+    if not (is_scorer or own_unconfirmed):
+        raise PermissionDenied("Only a club scorer can correct a result once it is confirmed.")
+    if [e.player.pk for e in entries] != [p.pk for p in _players(result)]:
+        raise ValidationError("A correction keeps the same players in the same seats.")
+    places = _check(result.game, entries)
+    before = snapshot(result)
+    for line, entry, place in zip(result.lines.order_by("position"), entries, places, strict=True):
+        line.score, line.place = entry.score, place
+        line.save(update_fields=["score", "place"])
+    overridden = result.status == Result.Status.CONFIRMED
+    ResultChange.objects.create(
+        result=result, who=user, action="overridden" if overridden else "corrected",
+        before=before, after=snapshot(result), note=note[:300],
+    )
+    result.save(update_fields=["updated"])
+    if overridden:
+        _after_confirmed(result)
+    return result
+
+
+def _after_confirmed(result: Result) -> None:
+    """A confirmed result updates its tournament table, and the game's ratings."""
+    from ..ratings.services import ratings_recompute_queue
+
+    if result.table_id:
+        from ..tournaments.services import table_result_apply
+
+        table_result_apply(result=result)
+    ratings_recompute_queue(game=result.game)
