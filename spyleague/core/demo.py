@@ -13,7 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..clubs.models import Club, Membership, Player, Role
-from ..tournaments.models import Entrant, Event, Round, Seat, Table
+from ..tournaments.models import Entrant, Event
 
 DEMO_PASSWORD = "spyleague"
 DEMO_CLUB = "Baker Street Games Club"
@@ -56,41 +56,33 @@ def demo_logins() -> list[dict[str, str]]:
     ]
 
 
-def _seat_round(event: Event, number: int, entrants: list[Entrant], rng: random.Random, done: bool) -> Round:
-    """Seat a round by rotating standings-free groups; results drawn at random when ``done``."""
-    rnd = Round.objects.create(
-        event=event,
-        number=number,
-        status=Round.Status.COMPLETE if done else Round.Status.PUBLISHED,
-        published=timezone.now(),
-    )
-    order = entrants[:]
-    rng.shuffle(order)
-    size = event.table_size
-    points = event.points_by_place
-    for t, start in enumerate(range(0, len(order), size), start=1):
-        group = order[start : start + size]
-        table = Table.objects.create(
-            round=rnd,
-            number=t,
-            status=Table.Status.CONFIRMED if done else Table.Status.WAITING,
-            source=Table.Source.SHEET if done else Table.Source.NONE,
+def _play_round(event: Event, organiser: User, scorer: User, rng: random.Random, *, results: bool) -> None:
+    """Pair and publish the next round through the same services the pages use; enter results."""
+    from ..scores.services import EntryLine, result_confirm, result_enter
+    from ..tournaments.services import round_pair, round_publish
+
+    rnd = round_publish(user=organiser, rnd=round_pair(event=event))
+    if not results:
+        return
+    for table in rnd.tables.filter(is_bye=False).prefetch_related("seats__entrant__player"):
+        seats = list(table.seats.all())
+        if event.game == "black-spy":
+            # A finished game to the end value: one player at or past 150, the others below.
+            scores = [float(rng.randrange(40, 146, 5)) for _ in seats]
+            scores[rng.randrange(len(seats))] = float(rng.randrange(150, 181, 5))
+        else:
+            scores = [float(rng.randint(-6, 12)) for _ in seats]
+            while len(set(scores)) < len(scores):
+                scores = [float(rng.randint(-6, 12)) for _ in seats]
+        result = result_enter(
+            user=scorer,
+            game=event.game,
+            club=event.club,
+            table=table,
+            entries=[EntryLine(s.entrant.player, sc) for s, sc in zip(seats, scores, strict=True)],
+            data={"typed": {f"score_{s.position}": f"{sc:g}" for s, sc in zip(seats, scores, strict=True)}},
         )
-        scores = [rng.randint(0, 120) for _ in group] if done else [None] * len(group)
-        ranked = sorted(range(len(group)), key=lambda i: scores[i] or 0)
-        for position, entrant in enumerate(group):
-            place = ranked.index(position) + 1 if done else None
-            Seat.objects.create(
-                table=table,
-                entrant=entrant,
-                position=position,
-                score=scores[position],
-                place=place,
-                points=points[place - 1]
-                if done and place and place <= len(points)
-                else (0 if done else None),
-            )
-    return rnd
+        result_confirm(user=organiser, result=result)
 
 
 @transaction.atomic
@@ -139,12 +131,15 @@ def demo_data_load(progress: Progress | None = None) -> dict[str, Any]:
         status=Event.Status.FINISHED,
         starts=timezone.now() - timedelta(days=21),
         created_by=organiser,
-        tiebreaks=["points", "game_points", "opponents", "wins"],
+        tiebreaks=["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"],
     )
-    entrants = [Entrant.objects.create(event=finished, player=p, checked_in=True) for p in players[:12]]
+    scorer = User.objects.get(username="sam")
+    for p in players[:12]:
+        Entrant.objects.create(event=finished, player=p, checked_in=True)
     for number in (1, 2, 3):
-        _seat_round(finished, number, entrants, rng, done=True)
+        _play_round(finished, organiser, scorer, rng, results=True)
         report(1 + number, total + 3, f"Round {number} of the finished event")
+    finished.refresh_from_db()
 
     running = Event.objects.create(
         club=club,
@@ -157,10 +152,11 @@ def demo_data_load(progress: Progress | None = None) -> dict[str, Any]:
         status=Event.Status.RUNNING,
         starts=timezone.now() - timedelta(hours=2),
         created_by=organiser,
-        tiebreaks=["points", "opponents", "wins", "head_to_head"],
+        tiebreaks=["tournament_points", "opponents_average", "wins", "head_to_head"],
     )
-    entrants = [Entrant.objects.create(event=running, player=p, checked_in=True) for p in players[:10]]
-    _seat_round(running, 1, entrants, rng, done=True)
-    _seat_round(running, 2, entrants, rng, done=False)
+    for p in players[:10]:
+        Entrant.objects.create(event=running, player=p, checked_in=True)
+    _play_round(running, organiser, scorer, rng, results=True)
+    _play_round(running, organiser, scorer, rng, results=False)
     report(total, total, "Demo data loaded")
     return {"club": club.slug, "created": True, "events": [finished.pk, running.pk]}

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
@@ -95,6 +96,10 @@ def run_job(job_id: int, work: Callable[[JobReporter, dict[str, Any]], tuple[str
     reporter.start()
     try:
         message, result = work(reporter, job.params)
+    except ValidationError as exc:
+        # Something the organiser can fix (a missing result, too few players): say it, no traceback.
+        reporter.failed(" ".join(str(m) for m in exc.messages))
+        return
     except Exception as exc:
         log.exception("Job %s (%s) failed", job_id, job.kind)
         reporter.failed(f"{job.label} failed: {exc}")

@@ -118,7 +118,11 @@ def job_status(request: HttpRequest, pk: int) -> HttpResponse:
     if job.created_by_id and job.created_by_id != request.user.pk and not request.user.is_staff:
         # Jobs carry nothing secret, but only their owner and staff follow them.
         raise PermissionDenied("This job belongs to someone else.")
-    return render(request, "core/job.html", {"job": job})
+    reload = bool(request.GET.get("reload"))
+    response = render(request, "core/job.html", {"job": job, "reload": reload})
+    if reload and not job.is_active:
+        response["HX-Refresh"] = "true"  # the page shows what the job made
+    return response
 
 
 @require_POST

@@ -26,8 +26,12 @@ def ratings_recompute_queue(*, game: str, user: Any = None) -> Job:
     from .tasks import recompute_ratings_task
 
     return job_queue(
-        kind="ratings", label=f"Recompute {game} ratings", task=recompute_ratings_task,
-        params={"game": game}, key=f"ratings:{game}", user=user,
+        kind="ratings",
+        label=f"Recompute {game} ratings",
+        task=recompute_ratings_task,
+        params={"game": game},
+        key=f"ratings:{game}",
+        user=user,
     )
 
 
@@ -54,7 +58,9 @@ def ratings_recompute(*, game: str, progress: Progress | None = None) -> dict[st
         RatingPoint.objects.filter(game=game).delete()
         Rating.objects.bulk_create(
             [
-                Rating(player_id=r.player, game=game, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal, games=r.games)
+                Rating(
+                    player_id=r.player, game=game, mu=r.mu, sigma=r.sigma, ordinal=r.ordinal, games=r.games
+                )
                 for r in rated.ratings.values()
             ],
             batch_size=2000,
@@ -62,8 +68,13 @@ def ratings_recompute(*, game: str, progress: Progress | None = None) -> dict[st
         RatingPoint.objects.bulk_create(
             [
                 RatingPoint(
-                    player_id=point.player, game=game, result_id=results[kept[point.result]][0],
-                    when=results[kept[point.result]][1], mu=point.mu, sigma=point.sigma, ordinal=point.ordinal,
+                    player_id=point.player,
+                    game=game,
+                    result_id=results[kept[point.result]][0],
+                    when=results[kept[point.result]][1],
+                    mu=point.mu,
+                    sigma=point.sigma,
+                    ordinal=point.ordinal,
                 )
                 for point in rated.history
             ],

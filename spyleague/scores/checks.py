@@ -53,7 +53,9 @@ def sheet_problems(game: str, lines: Sequence[Line]) -> list[str]:
     problems: list[str] = []
     n = len(lines)
     if n not in info.seats:
-        problems.append(f"{info.title} is played by {info.seats.start} to {info.seats.stop - 1} players, not {n}.")
+        problems.append(
+            f"{info.title} is played by {info.seats.start} to {info.seats.stop - 1} players, not {n}."
+        )
     names = [line.name for line in lines]
     if len(set(names)) != len(names):
         problems.append("The same player is on the sheet twice.")
@@ -70,7 +72,7 @@ def sheet_problems(game: str, lines: Sequence[Line]) -> list[str]:
     if all(has_places) and not problems:
         places = sorted(int(line.place or 0) for line in lines)
         # Standard competition ranking: a place p shared by k players leaves the next k-1 places empty.
-        expected = list(places_from_scores(places, lowest_wins=True))
+        expected = list(places_from_scores([float(p) for p in places], lowest_wins=True))
         if sorted(expected) != places:
             problems.append(
                 "The places do not fit together: tied players share a place and the next place is skipped "

@@ -59,21 +59,37 @@ def _check(game: str, entries: Sequence[EntryLine]) -> list[int]:
 
 @transaction.atomic
 def result_enter(
-    *, user: Any, game: str, club: Club | None, entries: Sequence[EntryLine], table: Any = None,
-    source: str = Result.Source.SHEET, data: dict[str, Any] | None = None, played: Any = None,
+    *,
+    user: Any,
+    game: str,
+    club: Club | None,
+    entries: Sequence[EntryLine],
+    table: Any = None,
+    source: str = Result.Source.SHEET,
+    data: dict[str, Any] | None = None,
+    played: Any = None,
 ) -> Result:
     players = [e.player for e in entries]
     if not (_is_seated(user, players) or _can_score(user, club)):
         raise PermissionDenied("Only a player at this table, or a club scorer, can enter its result.")
     places = _check(game, entries)
     result = Result.objects.create(
-        game=game, club=club, table=table, source=source, status=Result.Status.REPORTED,
-        data=data or {}, played=played or timezone.now(),
+        game=game,
+        club=club,
+        table=table,
+        source=source,
+        status=Result.Status.REPORTED,
+        data=data or {},
+        played=played or timezone.now(),
         entered_by=user if getattr(user, "is_authenticated", False) else None,
     )
     for position, (entry, place) in enumerate(zip(entries, places, strict=True)):
-        ResultLine.objects.create(result=result, player=entry.player, position=position, place=place, score=entry.score)
-    ResultChange.objects.create(result=result, who=result.entered_by, action="entered", after=snapshot(result))
+        ResultLine.objects.create(
+            result=result, player=entry.player, position=position, place=place, score=entry.score
+        )
+    ResultChange.objects.create(
+        result=result, who=result.entered_by, action="entered", after=snapshot(result)
+    )
     return result
 
 
@@ -97,13 +113,22 @@ def result_confirm(*, user: Any, result: Result) -> Result:
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = user
     result.save(update_fields=["status", "confirmed_by", "updated"])
-    ResultChange.objects.create(result=result, who=user, action="confirmed", before=before, after=snapshot(result))
+    ResultChange.objects.create(
+        result=result, who=user, action="confirmed", before=before, after=snapshot(result)
+    )
     _after_confirmed(result)
     return result
 
 
 @transaction.atomic
-def result_correct(*, user: Any, result: Result, entries: Sequence[EntryLine], note: str = "") -> Result:
+def result_correct(
+    *,
+    user: Any,
+    result: Result,
+    entries: Sequence[EntryLine],
+    note: str = "",
+    data: dict[str, Any] | None = None,
+) -> Result:
     result = Result.objects.select_for_update().get(pk=result.pk)
     is_scorer = _can_score(user, result.club)
     own_unconfirmed = result.status == Result.Status.REPORTED and result.entered_by_id == user.pk
@@ -118,10 +143,16 @@ def result_correct(*, user: Any, result: Result, entries: Sequence[EntryLine], n
         line.save(update_fields=["score", "place"])
     overridden = result.status == Result.Status.CONFIRMED
     ResultChange.objects.create(
-        result=result, who=user, action="overridden" if overridden else "corrected",
-        before=before, after=snapshot(result), note=note[:300],
+        result=result,
+        who=user,
+        action="overridden" if overridden else "corrected",
+        before=before,
+        after=snapshot(result),
+        note=note[:300],
     )
-    result.save(update_fields=["updated"])
+    if data is not None:
+        result.data = {**result.data, **data}
+    result.save(update_fields=["updated", "data"])
     if overridden:
         _after_confirmed(result)
     return result

@@ -12,13 +12,23 @@ class EventForm(forms.Form):
     format = forms.ChoiceField(choices=Event.Format.choices, initial=Event.Format.SWISS)
     rounds = forms.IntegerField(min_value=1, max_value=30, initial=5)
     table_size = forms.IntegerField(min_value=2, max_value=6, initial=4, help_text="Seats per table.")
-    bye_rule = forms.ChoiceField(choices=Event.ByeRule.choices, initial=Event.ByeRule.WIN)
+    bye_rule = forms.ChoiceField(
+        choices=Event.ByeRule.choices, initial=Event.ByeRule.WIN, label="A bye scores"
+    )
+    advance = forms.IntegerField(
+        min_value=1,
+        max_value=5,
+        initial=2,
+        required=False,
+        help_text="Knockout heats and groups: how many of each table or group go through.",
+    )
     starts = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
     def clean(self) -> dict[str, object]:
         from .services import table_size_problem
 
         data = super().clean() or {}
+        data["advance"] = data.get("advance") or 2
         game, size = data.get("game"), data.get("table_size")
         if (
             isinstance(game, str)

@@ -66,6 +66,12 @@ class Event(models.Model):
     )
     tiebreaks = models.JSONField(default=list, blank=True)
     bye_rule = models.CharField(max_length=10, choices=ByeRule.choices, default=ByeRule.WIN)
+    advance = models.PositiveSmallIntegerField(
+        default=2, help_text="Knockout heats and groups: how many of each table or group go through."
+    )
+    groups = models.PositiveSmallIntegerField(
+        default=0, help_text="Groups, then knockout: the number of groups (0: groups of about four)."
+    )
     options = models.JSONField(default=dict, blank=True, help_text="The game's variants and settings.")
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     seed = models.PositiveIntegerField(default=1)
@@ -175,3 +181,26 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entrant.player} at {self.table}"
+
+
+class Standing(models.Model):
+    """The standings as last computed (by a Celery job after each confirmed result)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
+    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standings")
+    rank = models.PositiveIntegerField()
+    points = models.FloatField(default=0)
+    game_points = models.FloatField(default=0)
+    opponents_average = models.FloatField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    games = models.PositiveIntegerField(default=0)
+    byes = models.PositiveIntegerField(default=0)
+    tiebreaks = models.JSONField(default=list, blank=True)
+    after_round = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["event", "rank", "pk"]
+        constraints = [models.UniqueConstraint(fields=["event", "entrant"], name="one_standing_per_entrant")]
+
+    def __str__(self) -> str:
+        return f"{self.rank}. {self.entrant}"

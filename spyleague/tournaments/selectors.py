@@ -1,53 +1,100 @@
-"""Read-side queries for events."""
+"""Read-side queries for events. Each page's query count does not grow with the number of players."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import Count, FloatField, Q, QuerySet, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Prefetch, QuerySet
 
-from .models import Entrant, Event, Round
+from ..core.models import Job
+from .models import Entrant, Event, Round, Seat, Standing, Table
 
 
 @dataclass
-class StandingRow:
+class StandingLine:
     rank: int
-    entrant: Entrant
+    name: str
+    player_id: int
+    entrant_id: int
     points: float
     game_points: float
+    opponents_average: float
     wins: int
-    played: int
+    games: int
+    byes: int
+    dropped: bool
 
 
-def event_rounds(*, event: Event) -> QuerySet[Round]:
-    return event.round_set.prefetch_related("tables__seats__entrant__player").order_by("number")
-
-
-def standings_get(*, event: Event) -> list[StandingRow]:
-    """Standings by tournament points, then game points (in the game's direction), then wins.
-
-    One query whatever the number of entrants.
-    """
-    rows = (
-        Entrant.objects.filter(event=event)
-        .select_related("player")
-        .annotate(
-            t_points=Coalesce(Sum("seats__points"), Value(0.0), output_field=FloatField()),
-            g_points=Coalesce(Sum("seats__score"), Value(0.0), output_field=FloatField()),
-            n_wins=Count("seats", filter=Q(seats__place=1)),
-            n_played=Count("seats", filter=Q(seats__place__isnull=False)),
+def standings_get(*, event: Event) -> list[StandingLine]:
+    """The stored standings (one query); computed on the spot if the job has not run yet."""
+    rows = list(
+        Standing.objects.filter(event=event)
+        .order_by("rank", "entrant__player__name")
+        .values_list(
+            "rank",
+            "entrant__player__name",
+            "entrant__player_id",
+            "entrant_id",
+            "points",
+            "game_points",
+            "opponents_average",
+            "wins",
+            "games",
+            "byes",
+            "entrant__dropped_after",
         )
     )
-    from games import game_info
+    if not rows and Entrant.objects.filter(event=event).exists():
+        from .services import standings_compute
 
-    sign = 1 if game_info(event.game).lowest_wins else -1
-    ordered = sorted(rows, key=lambda e: (-e.t_points, sign * e.g_points, -e.n_wins, e.player.name))
-    out: list[StandingRow] = []
-    previous: tuple[float, float, int] | None = None
-    for index, e in enumerate(ordered, start=1):
-        key = (e.t_points, e.g_points, e.n_wins)
-        rank = out[-1].rank if previous == key and out else index
-        out.append(StandingRow(rank, e, e.t_points, e.g_points, e.n_wins, e.n_played))
-        previous = key
-    return out
+        names = dict(Entrant.objects.filter(event=event).values_list("pk", "player__name"))
+        players = dict(Entrant.objects.filter(event=event).values_list("pk", "player_id"))
+        dropped = dict(Entrant.objects.filter(event=event).values_list("pk", "dropped_after"))
+        return [
+            StandingLine(
+                r.rank,
+                names[r.player],
+                players[r.player],
+                r.player,
+                r.points,
+                r.game_points,
+                r.opponents_average,
+                r.wins,
+                r.games,
+                r.byes,
+                dropped[r.player] is not None,
+            )
+            for r in standings_compute(event)
+        ]
+    return [StandingLine(*row[:10], row[10] is not None) for row in rows]
+
+
+def rounds_get(*, event: Event) -> QuerySet[Round]:
+    seats = Seat.objects.select_related("entrant__player").order_by("position")
+    tables = Table.objects.order_by("number").prefetch_related(Prefetch("seats", queryset=seats))
+    return event.round_set.prefetch_related(Prefetch("tables", queryset=tables)).order_by("number")
+
+
+def entrants_get(*, event: Event) -> QuerySet[Entrant]:
+    return event.entrants.select_related("player").order_by("player__name")
+
+
+def event_jobs(*, event: Event) -> list[Job]:
+    keys = [f"pair:{event.pk}", f"standings:{event.pk}"]
+    return list(Job.objects.filter(key__in=keys).order_by("-created")[:3])
+
+
+def table_for(*, event: Event, table_id: int) -> Table:
+    return (
+        Table.objects.select_related("round__event")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entrant__player").order_by("position"))
+        )
+        .get(pk=table_id, round__event=event)
+    )
+
+
+def current_round(rounds: Any) -> Round | None:
+    live = [r for r in rounds if r.status != Round.Status.COMPLETE]
+    return live[0] if live else None

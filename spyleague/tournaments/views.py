@@ -1,16 +1,27 @@
 from __future__ import annotations
 
+import csv
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from ..clubs.models import Club, Role
+from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
+from ..scores import services as results
+from ..scores.models import Result
+from . import services
 from .forms import EventForm
-from .models import Event
-from .selectors import event_rounds, standings_get
+from .models import Entrant, Event, Round, Table
+from .selectors import current_round, entrants_get, event_jobs, rounds_get, standings_get, table_for
+
+
+def _say(request: HttpRequest, exc: ValidationError) -> None:
+    messages.error(request, " ".join(str(m) for m in exc.messages))
 
 
 def event_index(request: HttpRequest) -> HttpResponse:
@@ -28,23 +39,298 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
         raise PermissionDenied("Only the club's organisers can create events.")
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        from .services import event_create as create
-
-        event = create(club=club, user=request.user, **form.cleaned_data)
-        messages.success(request, f"{event.name} is open for registration.")
-        return redirect(event)
+        try:
+            event = services.event_create(club=club, user=request.user, **form.cleaned_data)
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            messages.success(request, f"{event.name} is open for registration.")
+            return redirect(event)
     return render(request, "tournaments/create.html", {"form": form, "club": club})
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    return render(
-        request,
-        "tournaments/event.html",
+    is_organiser = has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
+    rounds = list(rounds_get(event=event))
+    entrants = list(entrants_get(event=event))
+    me = getattr(request.user, "player", None)
+    my_entry = next((e for e in entrants if me is not None and e.player_id == me.pk), None)
+    context: dict[str, Any] = {
+        "event": event,
+        "rounds": rounds,
+        "current": current_round(rounds),
+        "standings": standings_get(event=event),
+        "entrants": entrants,
+        "is_organiser": is_organiser,
+        "is_scorer": has_club_role(user=request.user, club=event.club, role=Role.SCORER),
+        "my_entry": my_entry,
+        "jobs": event_jobs(event=event) if is_organiser else [],
+    }
+    if is_organiser:
+        entered = {e.player_id for e in entrants}
+        context["candidates"] = [
+            m.player
+            for m in event.club.memberships.select_related("player").order_by("player__name")
+            if m.player_id not in entered
+        ]
+    return render(request, "tournaments/event.html", context)
+
+
+def event_public(request: HttpRequest, pk: int) -> HttpResponse:
+    """For a projector: the current pairings and the standings, refreshing themselves."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    rounds = list(rounds_get(event=event).exclude(status=Round.Status.DRAFT))
+    context = {
+        "event": event,
+        "current": rounds[-1] if rounds else None,
+        "standings": standings_get(event=event),
+    }
+    template = "tournaments/public.html#screen" if request.htmx else "tournaments/public.html"  # type: ignore[attr-defined]
+    return render(request, template, context)
+
+
+def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    rnd = get_object_or_404(rounds_get(event=event), number=number)
+    return render(request, "tournaments/print.html", {"event": event, "round": rnd})
+
+
+@login_required
+@require_POST
+def entrant_add(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    player_ids = request.POST.getlist("player")
+    try:
+        if not player_ids:
+            services.entrant_register(user=request.user, event=event)
+            messages.success(request, "You are registered.")
+        for player_id in player_ids:
+            player = get_object_or_404(Player, pk=player_id)
+            services.entrant_register(user=request.user, event=event, player=player)
+        if player_ids:
+            messages.success(
+                request, f"Registered {len(player_ids)} player{'s' if len(player_ids) != 1 else ''}."
+            )
+    except ValidationError as exc:
+        _say(request, exc)
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def entrant_update(request: HttpRequest, pk: int, entrant_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    entrant = get_object_or_404(Entrant, pk=entrant_id, event=event)
+    what = request.POST.get("do")
+    if what == "check_in":
+        services.entrant_check_in(user=request.user, entrant=entrant, present=True)
+    elif what == "check_out":
+        services.entrant_check_in(user=request.user, entrant=entrant, present=False)
+    elif what == "drop":
+        services.entrant_drop(user=request.user, entrant=entrant)
+        messages.info(request, f"{entrant.player.name} has dropped; past results stay in the standings.")
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def round_pair(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    job = services.round_pair_queue(event=event, user=request.user)
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "core/job.html", {"job": job, "reload": True})
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def round_action(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    rnd = get_object_or_404(Round, event=event, number=number)
+    what = request.POST.get("do")
+    try:
+        if what == "publish":
+            services.round_publish(user=request.user, rnd=rnd)
+            messages.success(request, f"Round {rnd.number} is published.")
+        elif what == "discard":
+            services.round_discard(user=request.user, rnd=rnd)
+            messages.info(request, f"The draft of round {number} was discarded.")
+        elif what == "swap":
+            a = get_object_or_404(Entrant, pk=request.POST.get("a"), event=event)
+            b = get_object_or_404(Entrant, pk=request.POST.get("b"), event=event)
+            warnings = services.round_swap(user=request.user, rnd=rnd, a=a, b=b)
+            for warning in warnings:
+                messages.warning(request, warning)
+            messages.success(request, f"Swapped {a.player.name} and {b.player.name}.")
+    except ValidationError as exc:
+        _say(request, exc)
+    return redirect(event)
+
+
+def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: Any) -> dict[str, Any]:
+    seats = list(table.seats.all())
+    result = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
+    me = getattr(request.user, "player", None)
+    seated = me is not None and any(s.entrant.player_id == me.pk for s in seats)
+    scorer = has_club_role(user=request.user, club=event.club, role=Role.SCORER)
+    # Show what was typed (as typed), so a correction starts from the sheet as entered.
+    typed = extra.get("typed") or (result.data.get("typed", {}) if result else {})
+    rows = [
         {
-            "event": event,
-            "rounds": event_rounds(event=event),
-            "standings": standings_get(event=event),
-            "is_organiser": has_club_role(user=request.user, club=event.club, role=Role.ORGANISER),
-        },
+            "seat": s,
+            "score": typed.get(f"score_{s.position}", ""),
+            "place": typed.get(f"place_{s.position}", ""),
+        }
+        for s in seats
+    ]
+    can_edit = (seated or scorer) and (
+        result is None
+        or scorer
+        or (result.status == Result.Status.REPORTED and result.entered_by_id == request.user.pk)
     )
+    can_confirm = (
+        result is not None
+        and result.status == Result.Status.REPORTED
+        and (scorer or (seated and result.entered_by_id != request.user.pk))
+    )
+    return {
+        "event": event,
+        "table": table,
+        "rows": rows,
+        "result": result,
+        "can_edit": can_edit,
+        "can_confirm": can_confirm,
+        "changes": result.changes.select_related("who") if result else [],
+        **extra,
+    }
+
+
+def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    table = table_for(event=event, table_id=table_id)
+    if request.method != "POST":
+        return render(request, "tournaments/sheet.html", _sheet_context(request, event, table))
+    if not request.user.is_authenticated:
+        raise PermissionDenied("Log in to enter a result.")
+    typed = {k: v for k, v in request.POST.items() if k.startswith(("score_", "place_"))}
+    errors: list[str] = []
+    entries = []
+    for seat in table.seats.all():
+        score_raw = request.POST.get(f"score_{seat.position}", "").strip()
+        place_raw = request.POST.get(f"place_{seat.position}", "").strip()
+        try:
+            score = float(score_raw) if score_raw else None
+        except ValueError:
+            errors.append(f"{seat.entrant.player.name}: the score {score_raw!r} is not a number.")
+            score = None
+        try:
+            place = int(place_raw) if place_raw else None
+        except ValueError:
+            errors.append(f"{seat.entrant.player.name}: the place {place_raw!r} is not a whole number.")
+            place = None
+        entries.append(results.EntryLine(seat.entrant.player, score, place))
+    if not errors:
+        try:
+            existing = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
+            if existing is None:
+                results.result_enter(
+                    user=request.user,
+                    game=event.game,
+                    club=event.club,
+                    entries=entries,
+                    table=table,
+                    data={"typed": typed},
+                )
+                messages.success(request, "Result entered. Another player at the table confirms it.")
+            else:
+                results.result_correct(
+                    user=request.user,
+                    result=existing,
+                    entries=entries,
+                    note=request.POST.get("note", ""),
+                    data={"typed": typed},
+                )
+                messages.success(request, "Result corrected; the change is in the history below.")
+            if request.POST.get("confirm_now") and has_club_role(
+                user=request.user, club=event.club, role=Role.SCORER
+            ):
+                results.result_confirm(user=request.user, result=Result.objects.get(table=table))
+        except ValidationError as exc:
+            errors.extend(str(m) for m in exc.messages)
+        except PermissionDenied as exc:
+            context = _sheet_context(request, event, table, typed=typed, errors=[str(exc)])
+            return render(request, "tournaments/sheet.html", context, status=403)
+    if errors:
+        context = _sheet_context(request, event, table, typed=typed, errors=errors)
+        return render(request, "tournaments/sheet.html", context, status=400)
+    return redirect("tournaments:sheet", pk=event.pk, table_id=table.pk)
+
+
+@login_required
+@require_POST
+def table_confirm(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    table = table_for(event=event, table_id=table_id)
+    result = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
+    if result is None:
+        messages.error(request, "There is no result to confirm yet.")
+    else:
+        try:
+            results.result_confirm(user=request.user, result=result)
+            messages.success(request, "Result confirmed. The standings are being updated.")
+        except ValidationError as exc:
+            _say(request, exc)
+    return redirect("tournaments:sheet", pk=event.pk, table_id=table.pk)
+
+
+def export_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.csv"'
+    writer = csv.writer(response)
+    if what == "entrants":
+        writer.writerow(["player", "rating", "checked_in", "joined_round", "dropped_after"])
+        for e in entrants_get(event=event):
+            writer.writerow(
+                [e.player.name, e.rating or "", e.checked_in, e.joined_round, e.dropped_after or ""]
+            )
+    elif what in ("pairings", "results"):
+        writer.writerow(["round", "table", "seat", "player", "place", "score", "points", "bye"])
+        for rnd in rounds_get(event=event).exclude(status=Round.Status.DRAFT):
+            for table in rnd.tables.all():
+                for seat in table.seats.all():
+                    writer.writerow(
+                        [
+                            rnd.number,
+                            table.number,
+                            seat.position + 1,
+                            seat.entrant.player.name,
+                            seat.place if what == "results" and seat.place is not None else "",
+                            seat.score if what == "results" and seat.score is not None else "",
+                            seat.points if what == "results" and seat.points is not None else "",
+                            table.is_bye,
+                        ]
+                    )
+    elif what == "standings":
+        writer.writerow(
+            ["rank", "player", "points", "game_points", "opponents_average", "wins", "games", "byes"]
+        )
+        for row in standings_get(event=event):
+            writer.writerow(
+                [
+                    row.rank,
+                    row.name,
+                    row.points,
+                    row.game_points,
+                    round(row.opponents_average, 3),
+                    row.wins,
+                    row.games,
+                    row.byes,
+                ]
+            )
+    else:
+        return HttpResponse("Choose entrants, pairings, results or standings.", status=404)
+    return response

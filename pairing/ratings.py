@@ -1,0 +1,119 @@
+"""Ratings per game with openskill's Plackett-Luce model, recomputed from the results in order.
+
+A result is one table's finishing order: a sequence of ``(player, place)`` with 2 to 6 entries
+(place 1 is best; equal places are ties, which Plackett-Luce handles through ``ranks``). Call
+:func:`recompute_ratings` once per game with that game's results in chronological order; it
+returns every player's ``mu``, ``sigma`` and ``ordinal`` (``mu - 3 * sigma``, the conservative
+figure to sort leaderboards by) and, for charts, the rating of each player after each result.
+
+Speed. Measured on this project's 2-core machine (shared with other jobs, so figures vary by
+about 2x): one public ``PlackettLuce.rate`` call on a 3-6 player table costs 35-90 microseconds
+with the model built once and reused (building a model is well under a microsecond, so that is
+not the cost). Profiling shows about three quarters of it is ``copy.deepcopy`` of the rating
+objects, which ``rate`` does on every call, and each copy draws a fresh ``uuid4`` from
+``os.urandom``; argument checking is most of the rest. The Plackett-Luce maths itself
+(``PlackettLuce._compute``) is about 7 microseconds. So 100,000 results take 3.5-9 seconds through
+``rate``: too close to the 10-second goal on a busy machine.
+
+``method="direct"`` (the default) therefore does exactly what ``rate`` does for ranked, unweighted
+one-player teams (add ``tau`` to each sigma, stable-sort the table by rank, compute, unsort) but
+calls the model's ``_compute`` on one long-lived rating object per player, which ``_compute``
+updates in place: no deep copies, no new objects. A test checks that it gives the same numbers as
+``rate`` to 1e-12 on random tables with ties, so an openskill upgrade that changes the internals
+is caught; if ``_compute`` is missing the code falls back to ``rate``. ``method="rate"`` always
+uses the public call.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal, NamedTuple
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+__all__ = ["PlayerRating", "RatingPoint", "RatingTable", "recompute_ratings"]
+
+Z = 3.0  # ordinal = mu - Z * sigma
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRating:
+    player: int
+    mu: float
+    sigma: float
+    ordinal: float
+    games: int
+
+
+class RatingPoint(NamedTuple):
+    """A player's rating right after result number ``result`` (0-based, in input order)."""
+
+    result: int
+    player: int
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True, slots=True)
+class RatingTable:
+    ratings: dict[int, PlayerRating]
+    history: tuple[RatingPoint, ...]
+
+    def leaderboard(self) -> list[PlayerRating]:
+        """Players by ordinal, best first (ties by player id)."""
+        return sorted(self.ratings.values(), key=lambda r: (-r.ordinal, r.player))
+
+    def history_of(self, player: int) -> list[RatingPoint]:
+        return [point for point in self.history if point.player == player]
+
+
+def recompute_ratings(
+    results: Iterable[Sequence[tuple[int, int]]],
+    *,
+    mu: float = 25.0,
+    sigma: float = 25.0 / 3.0,
+    beta: float = 25.0 / 6.0,
+    tau: float = 25.0 / 300.0,
+    keep_history: bool = True,
+    method: Literal["direct", "rate"] = "direct",
+) -> RatingTable:
+    """Rate every result in order and return final ratings (and the history if asked)."""
+    model = PlackettLuce(mu=mu, sigma=sigma, beta=beta, tau=tau)
+    compute = getattr(model, "_compute", None) if method == "direct" else None
+    tau_squared = model.tau * model.tau
+    current: dict[int, PlackettLuceRating] = {}
+    games: dict[int, int] = {}
+    history: list[RatingPoint] = []
+    for index, result in enumerate(results):
+        if len(result) < 2:
+            raise ValueError(f"result {index} has fewer than 2 players")
+        players = [p for p, _ in result]
+        if len(set(players)) != len(players):
+            raise ValueError(f"result {index} lists a player twice")
+        places = [place for _, place in result]
+        if compute is not None:
+            # rate() for one-player teams with ranks, minus the deep copies (see module docs).
+            table: list[PlackettLuceRating] = []
+            for p in players:
+                rating = current.get(p)
+                if rating is None:
+                    rating = current[p] = model.rating()
+                rating.sigma = math.sqrt(rating.sigma * rating.sigma + tau_squared)
+                table.append(rating)
+            order = sorted(range(len(players)), key=places.__getitem__)
+            compute(teams=[[table[i]] for i in order], ranks=[float(places[i]) for i in order])
+            updated = table
+        else:
+            teams = [[current[p] if p in current else model.rating()] for p in players]
+            rated = model.rate(teams, ranks=[float(x) for x in places])
+            updated = [team[0] for team in rated]
+        for p, rating in zip(players, updated, strict=True):
+            current[p] = rating
+            games[p] = games.get(p, 0) + 1
+            if keep_history:
+                history.append(RatingPoint(index, p, rating.mu, rating.sigma, rating.mu - Z * rating.sigma))
+    ratings = {p: PlayerRating(p, r.mu, r.sigma, r.mu - Z * r.sigma, games[p]) for p, r in current.items()}
+    return RatingTable(ratings, tuple(history))

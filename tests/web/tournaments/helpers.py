@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from django.test import TestCase
+
+from spyleague.clubs.models import Membership, Player, Role
+from spyleague.scores.services import EntryLine, result_confirm, result_enter
+from spyleague.tournaments import services
+from spyleague.tournaments.models import Entrant, Event, Round
+
+
+def make_event(
+    club: Any, organiser: Any, *, players: int, game: str = "black-spy", size: int = 4, **kw: Any
+) -> Event:
+    defaults = {"format": Event.Format.SWISS, "rounds": 5}
+    event = services.event_create(
+        club=club,
+        user=organiser,
+        name=kw.pop("name", "Test Open"),
+        game=game,
+        table_size=size,
+        **{**defaults, **kw},
+    )
+    for i in range(players):
+        player = Player.objects.create(name=f"P{i:02d}", guest_of=club)
+        Membership.objects.create(club=club, player=player, role=Role.PLAYER)
+        services.entrant_register(user=organiser, event=event, player=player)
+    return event
+
+
+def play_round(event: Event, organiser: Any, rng: random.Random | None = None) -> Round:
+    """Pair, publish and confirm a full round with distinct random scores.
+
+    The jobs queued on commit (standings, ratings) run as they would after a real commit.
+    """
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        return _play_round(event, organiser, rng or random.Random(1))
+
+
+def _play_round(event: Event, organiser: Any, rng: random.Random) -> Round:
+    rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
+    for table in rnd.tables.filter(is_bye=False).prefetch_related("seats__entrant__player"):
+        seats = list(table.seats.all())
+        scores = rng.sample(range(100), len(seats))
+        result = result_enter(
+            user=organiser,
+            game=event.game,
+            club=event.club,
+            table=table,
+            entries=[EntryLine(s.entrant.player, float(sc)) for s, sc in zip(seats, scores, strict=True)],
+        )
+        result_confirm(user=organiser, result=result)
+    rnd.refresh_from_db()
+    return rnd
+
+
+def pairs_of(rnd: Round) -> set[frozenset[int]]:
+    out = set()
+    for table in rnd.tables.filter(is_bye=False).prefetch_related("seats"):
+        ids = [s.entrant_id for s in table.seats.all()]
+        out |= {frozenset((a, b)) for i, a in enumerate(ids) for b in ids[i + 1 :]}
+    return out
+
+
+def entrant(event: Event, name: str) -> Entrant:
+    return Entrant.objects.get(event=event, player__name=name)
