@@ -1,7 +1,7 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from . import views
+from . import play_views, ratings_views, tournament_views, views
 
 router = DefaultRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -12,5 +12,23 @@ router.register("jobs", views.JobViewSet, basename="job")
 urlpatterns = [
     path("games/", views.game_list, name="api-games"),
     path("me/", views.me, name="api-me"),
+    path("events/<int:pk>/register/", tournament_views.event_register, name="api-event-register"),
+    path("events/<int:pk>/entrants/<int:entrant_id>/check-in/", tournament_views.entrant_check_in),
+    path("events/<int:pk>/entrants/<int:entrant_id>/drop/", tournament_views.entrant_drop),
+    path("events/<int:pk>/pair/", tournament_views.event_pair, name="api-event-pair"),
+    path("events/<int:pk>/rounds/", tournament_views.event_rounds, name="api-event-rounds"),
+    path("events/<int:pk>/rounds/<int:number>/publish/", tournament_views.round_publish),
+    path("events/<int:pk>/rounds/<int:number>/swap/", tournament_views.round_swap),
+    path("events/<int:pk>/standings/", tournament_views.event_standings, name="api-event-standings"),
+    path("tables/<int:table_id>/result/", tournament_views.table_result, name="api-table-result"),
+    path("tables/<int:table_id>/confirm/", tournament_views.table_confirm, name="api-table-confirm"),
+    path("matches/", play_views.match_create, name="api-match-create"),
+    path("matches/<int:pk>/", play_views.match_detail, name="api-match"),
+    path("matches/<int:pk>/join/", play_views.match_join),
+    path("matches/<int:pk>/start/", play_views.match_start),
+    path("matches/<int:pk>/act/", play_views.match_act, name="api-match-act"),
+    path("matches/<int:pk>/replay/", play_views.match_replay, name="api-match-replay"),
+    path("leaderboards/<str:game>/", ratings_views.game_leaderboard, name="api-leaderboard"),
+    path("players/<int:pk>/ratings/<str:game>/", ratings_views.player_history, name="api-rating-history"),
     path("", include(router.urls)),
 ]

@@ -1,0 +1,160 @@
+"""API for online matches: the same actions as the match page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import APIException
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ..play import services
+from ..play.models import Match
+from ..play.selectors import match_picture
+
+
+class Rejected(APIException):
+    status_code = 400
+    default_detail = "The action was refused."
+
+    def __init__(self, reason: str, status_code: int) -> None:
+        super().__init__(reason)
+        self.status_code = status_code
+
+
+def _call(fn: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(**kwargs)
+    except services.MoveRejected as exc:
+        raise Rejected(exc.reason, exc.status) from exc
+
+
+class MatchInSerializer(serializers.Serializer[Any]):
+    game = serializers.CharField()
+    seats = serializers.IntegerField(min_value=1, max_value=6)
+    options = serializers.DictField(required=False)
+    bots = serializers.DictField(
+        child=serializers.CharField(),
+        required=False,
+        help_text='Seat number to bot name, e.g. {"1": "heuristic"}',
+    )
+    start = serializers.BooleanField(default=False, help_text="Start now; empty seats take bots.")
+    fill_with = serializers.CharField(
+        required=False, help_text="The bot for empty seats (default heuristic)."
+    )
+
+
+class ActionInSerializer(serializers.Serializer[Any]):
+    action = serializers.DictField(help_text='For example {"type": "play", "card": "red-1"}')
+    version = serializers.IntegerField(
+        required=False, help_text="The version you saw; a stale one is refused."
+    )
+
+
+class MatchOutSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True, help_text="Your seat; null when you watch.")
+    to_act = serializers.ListField(child=serializers.IntegerField())
+    legal = serializers.ListField(child=serializers.DictField(), help_text="Your legal actions now.")
+    view = serializers.DictField(help_text="What your seat may see.")
+    outcome = serializers.DictField(allow_null=True)
+    seats = serializers.ListField(child=serializers.DictField())
+    deadline = serializers.CharField(allow_null=True)
+
+
+def _picture(request: Request, match: Match, upto: int | None = None) -> dict[str, Any]:
+    seat = None if upto is not None else services.seat_of(match=match, user=request.user)
+    return match_picture(match=match, seat=seat, upto=upto).as_dict()
+
+
+@extend_schema(request=MatchInSerializer, responses=MatchOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_create(request: Request) -> Response:
+    body = MatchInSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    data = body.validated_data
+    try:
+        bots = {int(seat): name for seat, name in (data.get("bots") or {}).items()}
+    except ValueError as exc:
+        raise Rejected("Bot seats are numbers.", 400) from exc
+    match = _call(
+        services.match_create,
+        user=request.user,
+        game=data["game"],
+        seats=data["seats"],
+        options=data.get("options") or {},
+        bots=bots,
+    )
+    if data["start"]:
+        _call(services.match_start, user=request.user, match_id=match.pk, fill_with=data.get("fill_with"))
+    match.refresh_from_db()
+    return Response(_picture(request, match), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(responses=MatchOutSerializer)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def match_detail(request: Request, pk: int) -> Response:
+    """The match as your seat sees it (a spectator's view when you have no seat)."""
+    return Response(_picture(request, get_object_or_404(Match, pk=pk)))
+
+
+@extend_schema(request=None, responses=MatchOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_join(request: Request, pk: int) -> Response:
+    _call(services.match_join, user=request.user, match_id=pk)
+    return Response(_picture(request, get_object_or_404(Match, pk=pk)))
+
+
+@extend_schema(request=None, responses=MatchOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_start(request: Request, pk: int) -> Response:
+    fill_with = request.data.get("fill_with") if isinstance(request.data, dict) else None
+    _call(services.match_start, user=request.user, match_id=pk, fill_with=fill_with)
+    return Response(_picture(request, get_object_or_404(Match, pk=pk)))
+
+
+@extend_schema(request=ActionInSerializer, responses=MatchOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_act(request: Request, pk: int) -> Response:
+    """Apply one of your legal actions. Refused with a reason (400), not your seat (403) or stale (409)."""
+    body = ActionInSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    _call(
+        services.match_move_submit,
+        match_id=pk,
+        user=request.user,
+        action=body.validated_data["action"],
+        version=body.validated_data.get("version"),
+    )
+    return Response(_picture(request, get_object_or_404(Match, pk=pk)))
+
+
+@extend_schema(
+    parameters=[OpenApiParameter("step", int, description="Moves applied (0 = the start)")],
+    responses=MatchOutSerializer,
+)
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def match_replay(request: Request, pk: int) -> Response:
+    """A finished match after ``step`` moves, as a spectator saw it, with the move log."""
+    match = get_object_or_404(Match, pk=pk)
+    if match.status != Match.Status.FINISHED:
+        raise Rejected("A match can be replayed once it is over.", 400)
+    try:
+        step = max(0, min(int(request.query_params.get("step", match.version)), match.version))
+    except ValueError as exc:
+        raise Rejected("step is a number of moves.", 400) from exc
+    moves = list(match.moves.order_by("number").values("number", "seat", "action"))
+    return Response({**_picture(request, match, upto=step), "step": step, "moves": moves})

@@ -1,0 +1,267 @@
+"""API for running events: registration, pairing, rounds, results and standings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import permissions, serializers, status
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from ..clubs.models import Player
+from ..scores import services as results
+from ..scores.models import Result
+from ..tournaments import services
+from ..tournaments.models import Entrant, Event, Round, Table
+from ..tournaments.selectors import rounds_get, standings_get
+from .serializers import EntrantSerializer, JobSerializer
+
+
+def _call(fn: Any, **kwargs: Any) -> Any:
+    try:
+        return fn(**kwargs)
+    except DjangoPermissionDenied as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except DjangoValidationError as exc:
+        raise ValidationError({"detail": exc.messages}) from exc
+
+
+class RegisterSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(required=False, help_text="Another player's id (organisers only).")
+
+
+class SwapSerializer(serializers.Serializer[Any]):
+    a = serializers.IntegerField(help_text="Entrant id")
+    b = serializers.IntegerField(help_text="Entrant id")
+
+
+class SeatOutSerializer(serializers.Serializer[Any]):
+    entrant = serializers.IntegerField()
+    player = serializers.CharField()
+    position = serializers.IntegerField()
+    place = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField(allow_null=True)
+    points = serializers.FloatField(allow_null=True)
+
+
+class TableOutSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    is_bye = serializers.BooleanField()
+    status = serializers.CharField()
+    seats = SeatOutSerializer(many=True)
+
+
+class RoundOutSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    status = serializers.CharField()
+    notes = serializers.ListField(child=serializers.CharField())
+    tables = TableOutSerializer(many=True)
+
+
+class StandingOutSerializer(serializers.Serializer[Any]):
+    rank = serializers.IntegerField()
+    name = serializers.CharField()
+    player_id = serializers.IntegerField()
+    entrant_id = serializers.IntegerField()
+    points = serializers.FloatField()
+    game_points = serializers.FloatField()
+    opponents_average = serializers.FloatField()
+    wins = serializers.IntegerField()
+    games = serializers.IntegerField()
+    byes = serializers.IntegerField()
+    dropped = serializers.BooleanField()
+
+
+class ResultLineInSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField()
+    score = serializers.FloatField(required=False, allow_null=True)
+    place = serializers.IntegerField(required=False, allow_null=True)
+
+
+class ResultInSerializer(serializers.Serializer[Any]):
+    lines = ResultLineInSerializer(many=True)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+
+
+class ResultOutSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    status = serializers.CharField()
+    lines = serializers.ListField(child=serializers.DictField())
+
+
+def _result_data(result: Result) -> dict[str, Any]:
+    return {"id": result.pk, "status": result.status, "lines": results.snapshot(result)["lines"]}
+
+
+@extend_schema(request=RegisterSerializer, responses=EntrantSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def event_register(request: Request, pk: int) -> Response:
+    event = get_object_or_404(Event, pk=pk)
+    body = RegisterSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    player = (
+        get_object_or_404(Player, pk=body.validated_data["player"])
+        if "player" in body.validated_data
+        else None
+    )
+    entrant = _call(services.entrant_register, user=request.user, event=event, player=player)
+    return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=None, responses=EntrantSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def entrant_check_in(request: Request, pk: int, entrant_id: int) -> Response:
+    entrant = get_object_or_404(Entrant, pk=entrant_id, event_id=pk)
+    return Response(
+        EntrantSerializer(_call(services.entrant_check_in, user=request.user, entrant=entrant)).data
+    )
+
+
+@extend_schema(request=None, responses=EntrantSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def entrant_drop(request: Request, pk: int, entrant_id: int) -> Response:
+    entrant = get_object_or_404(Entrant, pk=entrant_id, event_id=pk)
+    return Response(EntrantSerializer(_call(services.entrant_drop, user=request.user, entrant=entrant)).data)
+
+
+@extend_schema(request=None, responses=JobSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def event_pair(request: Request, pk: int) -> Response:
+    """Queue the pairing of the next round; follow the job at /api/jobs/{id}/."""
+    event = get_object_or_404(Event, pk=pk)
+    job = _call(services.round_pair_queue, event=event, user=request.user)
+    return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
+
+
+def _round_data(rnd: Round) -> dict[str, Any]:
+    return {
+        "number": rnd.number,
+        "status": rnd.status,
+        "notes": rnd.notes,
+        "tables": [
+            {
+                "id": t.pk,
+                "number": t.number,
+                "is_bye": t.is_bye,
+                "status": t.status,
+                "seats": [
+                    {
+                        "entrant": s.entrant_id,
+                        "player": s.entrant.player.name,
+                        "position": s.position,
+                        "place": s.place,
+                        "score": s.score,
+                        "points": s.points,
+                    }
+                    for s in t.seats.all()
+                ],
+            }
+            for t in rnd.tables.all()
+        ],
+    }
+
+
+@extend_schema(responses=RoundOutSerializer(many=True))
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def event_rounds(request: Request, pk: int) -> Response:
+    """Published rounds for everyone; the organisers also see the draft."""
+    event = get_object_or_404(Event, pk=pk)
+    from ..clubs.models import Role
+    from ..clubs.selectors import has_club_role
+
+    rounds = rounds_get(event=event)
+    if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    return Response([_round_data(r) for r in rounds])
+
+
+@extend_schema(request=None, responses=RoundOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def round_publish(request: Request, pk: int, number: int) -> Response:
+    rnd = get_object_or_404(Round, event_id=pk, number=number)
+    _call(services.round_publish, user=request.user, rnd=rnd)
+    return Response(_round_data(rounds_get(event=rnd.event).get(number=number)))
+
+
+@extend_schema(request=SwapSerializer, responses=RoundOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def round_swap(request: Request, pk: int, number: int) -> Response:
+    rnd = get_object_or_404(Round, event_id=pk, number=number)
+    body = SwapSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    a = get_object_or_404(Entrant, pk=body.validated_data["a"], event_id=pk)
+    b = get_object_or_404(Entrant, pk=body.validated_data["b"], event_id=pk)
+    warnings = _call(services.round_swap, user=request.user, rnd=rnd, a=a, b=b)
+    return Response({**_round_data(rounds_get(event=rnd.event).get(number=number)), "warnings": warnings})
+
+
+@extend_schema(responses=StandingOutSerializer(many=True))
+@api_view(["GET"])
+@permission_classes([permissions.AllowAny])
+def event_standings(request: Request, pk: int) -> Response:
+    event = get_object_or_404(Event, pk=pk)
+    return Response([row.__dict__ for row in standings_get(event=event)])
+
+
+@extend_schema(request=ResultInSerializer, responses=ResultOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def table_result(request: Request, table_id: int) -> Response:
+    """Enter a table's result, or correct it (same players, same seats). Places may be left out."""
+    table = get_object_or_404(Table.objects.select_related("round__event__club"), pk=table_id)
+    body = ResultInSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    seated = {s.entrant.player_id: s for s in table.seats.select_related("entrant__player")}
+    lines = body.validated_data["lines"]
+    if sorted(line["player"] for line in lines) != sorted(seated):
+        raise ValidationError({"lines": "Give one line for each player seated at this table."})
+    order = sorted(lines, key=lambda line: seated[line["player"]].position)
+    entries = [
+        results.EntryLine(seated[line["player"]].entrant.player, line.get("score"), line.get("place"))
+        for line in order
+    ]
+    event = table.round.event
+    existing = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
+    if existing is None:
+        result = _call(
+            results.result_enter,
+            user=request.user,
+            game=event.game,
+            club=event.club,
+            entries=entries,
+            table=table,
+        )
+        return Response(_result_data(result), status=status.HTTP_201_CREATED)
+    result = _call(
+        results.result_correct,
+        user=request.user,
+        result=existing,
+        entries=entries,
+        note=body.validated_data.get("note", ""),
+    )
+    return Response(_result_data(result))
+
+
+@extend_schema(request=None, responses=ResultOutSerializer)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def table_confirm(request: Request, table_id: int) -> Response:
+    table = get_object_or_404(Table, pk=table_id)
+    result = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
+    if result is None:
+        raise ValidationError({"detail": "There is no result to confirm yet."})
+    return Response(_result_data(_call(results.result_confirm, user=request.user, result=result)))

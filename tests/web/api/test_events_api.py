@@ -1,0 +1,108 @@
+"""Every step of running an event through the API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import TestCase
+
+from spyleague.clubs.models import Membership, Player, Role
+
+pytestmark = pytest.mark.django_db
+
+
+def test_create_register_pair_publish_enter_confirm_and_read_standings(
+    api_client: Any, club: Any, organiser: Any, make_user: Any
+) -> None:
+    api_client.force_authenticate(organiser)
+    event = api_client.post(
+        "/api/events/",
+        {
+            "club": club.slug,
+            "name": "API Swiss",
+            "game": "spy-vs-spy",
+            "format": "swiss",
+            "rounds": 3,
+            "table_size": 2,
+        },
+        format="json",
+    ).json()
+    players = []
+    for i in range(4):
+        player = Player.objects.create(name=f"Guest {i}", guest_of=club)
+        Membership.objects.create(club=club, player=player)
+        players.append(player)
+        response = api_client.post(
+            f"/api/events/{event['id']}/register/", {"player": player.pk}, format="json"
+        )
+        assert response.status_code == 201, response.content
+    entrants = api_client.get(f"/api/events/{event['id']}/entrants/").json()
+    assert len(entrants) == 4
+    for entrant in entrants:
+        checked = api_client.post(f"/api/events/{event['id']}/entrants/{entrant['id']}/check-in/")
+        assert checked.json()["checked_in"]
+
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        job = api_client.post(f"/api/events/{event['id']}/pair/")
+    assert job.status_code == 202
+    followed = api_client.get(f"/api/jobs/{job.json()['id']}/").json()
+    assert followed["status"] == "done", followed["message"]
+    rounds = api_client.get(f"/api/events/{event['id']}/rounds/").json()
+    assert rounds[0]["status"] == "draft"
+
+    api_client.force_authenticate(None)
+    assert api_client.get(f"/api/events/{event['id']}/rounds/").json() == []  # drafts are private
+    api_client.force_authenticate(organiser)
+    published = api_client.post(f"/api/events/{event['id']}/rounds/1/publish/").json()
+    assert published["status"] == "published"
+
+    for table in published["tables"]:
+        if table["is_bye"]:
+            continue
+        seats = table["seats"]
+        by_name = {p.name: p.pk for p in players}
+        lines = [{"player": by_name[s["player"]], "score": float(i)} for i, s in enumerate(seats)]
+        entered = api_client.post(f"/api/tables/{table['id']}/result/", {"lines": lines}, format="json")
+        assert entered.status_code == 201, entered.content
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            confirmed = api_client.post(f"/api/tables/{table['id']}/confirm/")
+        assert confirmed.json()["status"] == "confirmed"
+    standings = api_client.get(f"/api/events/{event['id']}/standings/").json()
+    assert standings[0]["rank"] == 1 and standings[0]["points"] == 3.0
+
+
+def test_result_errors_are_explained(api_client: Any, club: Any, organiser: Any) -> None:
+    from tests.web.tournaments.helpers import make_event
+    from spyleague.tournaments import services
+
+    event = make_event(club, organiser, players=2, game="spy-vs-spy", size=2)
+    rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
+    table = rnd.tables.get()
+    api_client.force_authenticate(organiser)
+    ids = [s.entrant.player_id for s in table.seats.all()]
+    wrong = api_client.post(
+        f"/api/tables/{table.pk}/result/", {"lines": [{"player": ids[0], "score": 1}]}, format="json"
+    )
+    assert wrong.status_code == 400
+    assert "each player seated" in str(wrong.json()["lines"])
+    bad = api_client.post(
+        f"/api/tables/{table.pk}/result/",
+        {"lines": [{"player": ids[0], "score": 1.5}, {"player": ids[1], "score": 2}]},
+        format="json",
+    )
+    assert bad.status_code == 400
+    assert "whole numbers" in str(bad.json())
+
+
+def test_leaderboard_and_history(api_client: Any, club: Any, organiser: Any) -> None:
+    from tests.web.tournaments.helpers import make_event, play_round
+
+    event = make_event(club, organiser, players=4)
+    play_round(event, organiser)
+    board = api_client.get("/api/leaderboards/black-spy/").json()
+    assert len(board) == 4 and board[0]["rank"] == 1
+    assert board[0]["rating"] >= board[-1]["rating"]
+    assert api_client.get(f"/api/leaderboards/black-spy/?club={club.slug}").json() == board
+    history = api_client.get(f"/api/players/{board[0]['player_id']}/ratings/black-spy/").json()
+    assert len(history) == 1
