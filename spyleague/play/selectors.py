@@ -44,12 +44,34 @@ class MatchPicture:
             {
                 "place": self.outcome["places"][s.number],
                 "score": self.outcome["scores"][s.number],
-                "name": s.player.name if s.player else f"{s.bot.capitalize()} bot (seat {s.number + 1})",
+                "name": s.player.name if s.player else f"{s.bot.capitalize()} bot {s.number + 1}",
                 "seat": s.number,
             }
             for s in self.seats
         ]
         return sorted(rows, key=lambda r: (r["place"], r["seat"]))
+
+    @property
+    def card_actions(self) -> dict[str, str]:
+        """Card code -> the JSON of the legal action that plays or passes it."""
+        return {
+            a["card"]: json.dumps(a, separators=(",", ":"))
+            for a in self.legal
+            if isinstance(a.get("card"), str)
+        }
+
+    @property
+    def choice_actions(self) -> list[dict[str, str]]:
+        """Legal actions that are not about one card (a colour to call, give or subtract...)."""
+        return [
+            {
+                "json": json.dumps(a, separators=(",", ":")),
+                "label": action_label(a),
+                **{k: str(v) for k, v in a.items()},
+            }
+            for a in self.legal
+            if "card" not in a and "cards" not in a
+        ]
 
     @property
     def my_turn(self) -> bool:

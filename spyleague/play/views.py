@@ -138,10 +138,10 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
         action = json.loads(request.POST.get("action", ""))
     except json.JSONDecodeError:
         return _board_response(request, pk, "That action could not be read; nothing was changed.")
-    # Multi-card choices (a pass of three cards) arrive as ticked boxes.
-    cards = request.POST.getlist("cards")
-    if cards and isinstance(action, dict) and action.get("cards") == "__chosen__":
-        action["cards"] = cards
+    # Multi-card choices (three cards from The Mole) arrive as ticked boxes: find the legal
+    # action with exactly those cards, whatever order the engine lists them in.
+    if isinstance(action, dict) and action.get("cards") == "__chosen__":
+        action = _chosen_cards_action(pk, request, action["type"], request.POST.getlist("cards"))
     version = request.POST.get("version")
     try:
         services.match_move_submit(
@@ -152,6 +152,15 @@ def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     except ValueError:
         return _board_response(request, pk, "That action could not be read; nothing was changed.")
     return _board_response(request, pk)
+
+
+def _chosen_cards_action(pk: int, request: HttpRequest, kind: str, cards: list[str]) -> dict[str, Any]:
+    match = Match.objects.get(pk=pk)
+    picture = _picture(request, match)
+    for action in picture.legal:
+        if action.get("type") == kind and sorted(action.get("cards", [])) == sorted(cards):
+            return dict(action)
+    return {"type": kind, "cards": cards}  # not legal: the engine says why
 
 
 @login_required
@@ -238,7 +247,10 @@ def _sync_stream(match_id: int, seen: str | None) -> Iterator[str]:
     yield "retry: 2000\n\n"
     end = time.monotonic() + STREAM_SECONDS
     while time.monotonic() < end:
-        key = _version_key(match_id)
+        try:
+            key = _version_key(match_id)
+        except Exception:  # the database went away (shutdown): end the stream, the browser reconnects
+            return
         if key is None:
             return
         if key != seen:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import TestCase
 
-from spyleague.clubs.models import Membership, Player, Role
+from spyleague.clubs.models import Membership, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -73,8 +73,8 @@ def test_create_register_pair_publish_enter_confirm_and_read_standings(
 
 
 def test_result_errors_are_explained(api_client: Any, club: Any, organiser: Any) -> None:
-    from tests.web.tournaments.helpers import make_event
     from spyleague.tournaments import services
+    from tests.web.tournaments.helpers import make_event
 
     event = make_event(club, organiser, players=2, game="spy-vs-spy", size=2)
     rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))

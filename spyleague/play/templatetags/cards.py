@@ -1,0 +1,62 @@
+"""Card faces for the match pages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+BLACK_SPY_RANKS = {
+    1: "Informer",
+    2: "Interrogator",
+    3: "Infiltrator",
+    4: "Saboteur",
+    5: "Assassin",
+    6: "Agent",
+    7: "Spy",
+    8: "Double Agent",
+    9: "Code Breaker",
+    10: "Deputy Director",
+    11: "Director",
+}
+
+
+@register.filter
+def bs_card(code: str) -> dict[str, Any]:
+    """``red-7`` -> colour, rank, name and whether it is a Spy (a Black Spy card code)."""
+    colour, _, rank = str(code).partition("-")
+    number = int(rank) if rank.isdigit() else 0
+    return {
+        "code": code,
+        "colour": colour,
+        "rank": number,
+        "name": BLACK_SPY_RANKS.get(number, ""),
+        "spy": number == 7,
+        "label": f"{colour.capitalize()} {BLACK_SPY_RANKS.get(number, rank)}",
+    }
+
+
+@register.filter
+def action_json(action: dict[str, Any]) -> str:
+    return json.dumps(action, separators=(",", ":"))
+
+
+@register.filter
+def seat_name(seats: list[Any], number: Any) -> str:
+    for seat in seats:
+        if seat.number == number:
+            if seat.player is not None:
+                return str(seat.player.name)
+            return f"{seat.bot.capitalize()} bot {number + 1}" if seat.bot else f"Seat {number + 1}"
+    return f"Seat {int(number) + 1}"
+
+
+@register.filter
+def get_item(mapping: Any, key: Any) -> Any:
+    try:
+        return mapping[key]
+    except (KeyError, IndexError, TypeError):
+        return None
