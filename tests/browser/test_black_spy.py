@@ -51,7 +51,7 @@ def test_a_full_game_against_three_bots(page: Any, make_user: Any) -> None:
         elif card.count():
             if "your turn" in (page.text_content(".bs-board") or ""):
                 seen_play = True
-                if clicks > 20 and not page.locator(".trick .played").count() == 0:
+                if clicks > 20 and page.locator(".trick .played").count() != 0:
                     shot(page, "black-spy-trick")
             card.first.click()
         else:
@@ -90,9 +90,7 @@ def test_the_board_fits_a_phone_and_illegal_moves_are_refused(phone: Any, make_u
     assert no_sideways_scroll(phone)
     shot(phone, "black-spy-phone")
     # A stale click (an old version) is refused with a reason and the board stays.
-    phone.evaluate(
-        "() => { const f = document.querySelector('.hand form'); f.querySelector('[name=version]').value = '999'; }"
-    )
+    phone.evaluate("() => { document.querySelector('.hand form [name=version]').value = '999'; }")
     phone.locator(".hand button.card-face").first.click()
     phone.wait_for_selector(".move-error")
     assert "moved on" in (phone.text_content(".move-error") or "")
