@@ -19,6 +19,7 @@ urlpatterns = [
     path("events/", include("spyleague.tournaments.urls")),
     path("play/", include("spyleague.play.urls")),
     path("leaderboards/", include("spyleague.ratings.urls")),
+    path("scorepads/", include("spyleague.scores.urls")),
     path("api/", include("spyleague.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

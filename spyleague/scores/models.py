@@ -81,3 +81,81 @@ class ResultChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} of result #{self.result_id} by {self.who} at {self.when:%Y-%m-%d %H:%M}"
+
+
+class Scorepad(models.Model):
+    """Black Spy kept deal by deal at a real table, to the end value."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "In play"
+        FINISHED = "finished", "Finished"
+
+    game = models.CharField(max_length=30, default="black-spy")
+    club = models.ForeignKey(
+        "clubs.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="scorepads"
+    )
+    table = models.OneToOneField(
+        "tournaments.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="scorepad"
+    )
+    options = models.JSONField(default=dict, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    result = models.OneToOneField(
+        Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="scorepad"
+    )
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"Black Spy scorepad #{self.pk}"
+
+
+class ScorepadSeat(models.Model):
+    scorepad = models.ForeignKey(Scorepad, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    player = models.ForeignKey("clubs.Player", on_delete=models.PROTECT, related_name="scorepad_seats")
+
+    class Meta:
+        ordering = ["scorepad", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["scorepad", "position"], name="one_player_per_pad_seat")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.scorepad}"
+
+
+class ScorepadDeal(models.Model):
+    scorepad = models.ForeignKey(Scorepad, on_delete=models.CASCADE, related_name="deals")
+    number = models.PositiveSmallIntegerField()
+    points = models.JSONField(help_text="Each player's points for the deal, in seat order.")
+    taken = models.JSONField(null=True, blank=True, help_text="What each player took, when entered that way.")
+    choice = models.CharField(max_length=10, blank=True, help_text="Capture or Release: give or subtract.")
+    entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["scorepad", "number"]
+        constraints = [models.UniqueConstraint(fields=["scorepad", "number"], name="one_row_per_deal")]
+
+    def __str__(self) -> str:
+        return f"deal {self.number} of {self.scorepad}"
+
+
+class ScorepadChange(models.Model):
+    scorepad = models.ForeignKey(Scorepad, on_delete=models.CASCADE, related_name="changes")
+    deal = models.PositiveSmallIntegerField()
+    who = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    when = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["scorepad", "when", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.action} deal {self.deal} of {self.scorepad}"

@@ -68,9 +68,11 @@ def result_enter(
     source: str = Result.Source.SHEET,
     data: dict[str, Any] | None = None,
     played: Any = None,
+    checked: bool = False,
 ) -> Result:
+    """Record a result as reported. ``checked``: the caller has already checked who may enter it."""
     players = [e.player for e in entries]
-    if not (_is_seated(user, players) or _can_score(user, club)):
+    if not (checked or _is_seated(user, players) or _can_score(user, club)):
         raise PermissionDenied("Only a player at this table, or a club scorer, can enter its result.")
     places = _check(game, entries)
     result = Result.objects.create(

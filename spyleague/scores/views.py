@@ -1,0 +1,269 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from ..clubs.models import Club, Player
+from ..clubs.selectors import clubs_of, player_for_user
+from ..tournaments.models import Table
+from . import scorepad as pads
+from .models import Result, Scorepad
+from .services import result_confirm
+
+VARIANTS = [
+    ("no_good_spies", "No Good Spies (coloured Spies score 0; deals total 80)"),
+    ("capture_or_release", "Capture or Release (all black: give 60 or subtract 60)"),
+    ("going_back", "Going Back (exceed the end value; exactly it, or half of it, halves the score)"),
+    ("the_mole", "The Mole"),
+    ("calling_color", "Calling Color"),
+    ("following_rank", "Following Rank"),
+]
+BLACK_RANKS = [
+    (1, "Informer"),
+    (2, "Interrogator"),
+    (3, "Infiltrator"),
+    (4, "Saboteur"),
+    (5, "Assassin"),
+    (6, "Agent"),
+    (8, "Double Agent"),
+    (9, "Code Breaker"),
+    (10, "Deputy Director"),
+    (11, "Director"),
+]
+
+
+def _club_players(user: Any) -> list[Player]:
+    me = player_for_user(user)
+    if me is None:
+        return []
+    seen: dict[int, Player] = {me.pk: me}
+    for club in clubs_of(me):
+        for membership in club.memberships.select_related("player"):
+            seen.setdefault(membership.player_id, membership.player)
+    return sorted(seen.values(), key=lambda p: p.name)
+
+
+@login_required
+def pad_new(request: HttpRequest) -> HttpResponse:
+    table = None
+    if request.GET.get("table") or request.POST.get("table"):
+        table = get_object_or_404(Table, pk=request.GET.get("table") or request.POST.get("table"))
+        existing = Scorepad.objects.filter(table=table).first()
+        if existing:
+            return redirect("scores:pad", pk=existing.pk)
+    errors: list[str] = []
+    typed: dict[str, str] = {k: str(v) for k, v in request.POST.items()} if request.method == "POST" else {}
+    me = player_for_user(request.user)
+    if table is None and request.method != "POST" and me is not None:
+        typed = {"player_0": str(me.pk)}  # you are usually at the table
+    if request.method == "POST":
+        chosen: list[Player] = []
+        for i in range(6):
+            pid, name = request.POST.get(f"player_{i}", ""), request.POST.get(f"name_{i}", "").strip()
+            if pid:
+                chosen.append(get_object_or_404(Player, pk=pid))
+            elif name:
+                chosen.append(Player(name=name))
+        options: dict[str, Any] = {key: True for key, _ in VARIANTS if request.POST.get(key)}
+        if request.POST.get("end_value"):
+            try:
+                options["end_value"] = int(request.POST["end_value"])
+            except ValueError:
+                errors.append("The end value must be a whole number.")
+        club = Club.objects.filter(pk=request.POST.get("club") or 0).first()
+        if table is not None:
+            chosen = [
+                s.entrant.player for s in table.seats.select_related("entrant__player").order_by("position")
+            ]
+            club = table.round.event.club
+            options = {**table.round.event.options, **options}
+        if not errors:
+            try:
+                for player in chosen:
+                    if player.pk is None:
+                        player.guest_of = club
+                        player.save()
+                pad = pads.scorepad_open(
+                    user=request.user, players=chosen, options=options, club=club, table=table
+                )
+            except ValidationError as exc:
+                errors.extend(str(m) for m in exc.messages)
+            except Exception as exc:  # InvalidOptions from the rules: say it in words
+                errors.append(str(exc))
+            else:
+                return redirect("scores:pad", pk=pad.pk)
+    return render(
+        request,
+        "scores/pad_new.html",
+        {
+            "errors": errors,
+            "typed": typed,
+            "variants": VARIANTS,
+            "players": _club_players(request.user),
+            "slots": [
+                {
+                    "i": i,
+                    "player": (typed or {}).get(f"player_{i}", ""),
+                    "name": (typed or {}).get(f"name_{i}", ""),
+                }
+                for i in range(6)
+            ],
+            "table": table,
+            "clubs": clubs_of(me) if me is not None else [],
+        },
+        status=400 if errors else 200,
+    )
+
+
+def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str, Any]:
+    current = pads.pad_tally(pad)
+    names = pads.names_of(pad)
+    end = current.end_value
+    rows = [
+        {
+            "position": i,
+            "name": name,
+            "total": total,
+            "percent": max(0, min(100, round(100 * total / end))) if end else 0,
+            "winner": i in current.winners,
+        }
+        for i, (name, total) in enumerate(zip(names, current.totals, strict=True))
+    ]
+    deals = list(pad.deals.order_by("number"))
+    result = pad.result
+    me = request.user
+    can_confirm = bool(
+        result
+        and result.status == Result.Status.REPORTED
+        and getattr(me, "is_authenticated", False)
+        and result.entered_by_id != me.pk
+        and (any(p.user_id == me.pk for p in pads.players_of(pad)) or (pad.club and _is_scorer(me, pad.club)))
+    )
+    return {
+        "pad": pad,
+        "tally": current,
+        "rows": rows,
+        "names": names,
+        "deals": deals,
+        "lines": list(zip(deals, current.lines, strict=False)),
+        "rules": pads.rules_of(pad),
+        "can_enter": pads.can_enter(user=request.user, pad=pad),
+        "changes": pad.changes.select_related("who"),
+        "black_ranks": BLACK_RANKS,
+        "can_confirm": can_confirm,
+        "result": result,
+        "entry_rows": [
+            {"i": i, "name": name, "value": (extra.get("typed") or {}).get(f"points_{i}", "")}
+            for i, name in enumerate(names)
+        ],
+        **extra,
+    }
+
+
+def _is_scorer(user: Any, club: Club) -> bool:
+    from ..clubs.models import Role
+    from ..clubs.selectors import has_club_role
+
+    return has_club_role(user=user, club=club, role=Role.SCORER)
+
+
+def pad_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    pad = get_object_or_404(Scorepad.objects.select_related("club", "result"), pk=pk)
+    return render(request, "scores/pad.html", _pad_context(request, pad))
+
+
+def _read_deal(
+    request: HttpRequest, players: int
+) -> tuple[list[int] | None, list[pads.TakenEntry] | None, str, list[str]]:
+    mode = request.POST.get("mode", "points")
+    errors: list[str] = []
+    choice = request.POST.get("choice", "")
+    if mode == "taken":
+        takens = []
+        for i in range(players):
+            try:
+                spies = int(request.POST.get(f"spies_{i}") or 0)
+                coloured = int(request.POST.get(f"coloured_{i}") or 0)
+                ranks = tuple(int(r) for r in request.POST.getlist(f"ranks_{i}"))
+            except ValueError:
+                errors.append(f"Player {i + 1}: counts are whole numbers.")
+                continue
+            takens.append(pads.TakenEntry(spies, ranks, coloured))
+        return None, takens, choice, errors
+    points = []
+    for i in range(players):
+        raw = request.POST.get(f"points_{i}", "").strip()
+        try:
+            points.append(int(raw))
+        except ValueError:
+            errors.append(
+                f"Player {i + 1}: {raw!r} is not a whole number of points."
+                if raw
+                else f"Player {i + 1} has no points entered."
+            )
+    return points, None, choice, errors
+
+
+@require_POST
+def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
+    pad = get_object_or_404(Scorepad, pk=pk)
+    players = pad.seats.count()
+    number = request.POST.get("number")
+    points, takens, choice, errors = _read_deal(request, players)
+    if not errors:
+        try:
+            if number:
+                pads.scorepad_deal_correct(
+                    user=request.user,
+                    pad=pad,
+                    number=int(number),
+                    points=points,
+                    takens=takens,
+                    choice=choice,
+                )
+            else:
+                pads.scorepad_deal_add(
+                    user=request.user, pad=pad, points=points, takens=takens, choice=choice
+                )
+        except ValidationError as exc:
+            errors.extend(str(m) for m in exc.messages)
+        except PermissionDenied as exc:
+            errors.append(str(exc))
+    if errors:
+        pad.refresh_from_db()
+        context = _pad_context(request, pad, errors=errors, typed=request.POST, editing=number)
+        return render(request, "scores/pad.html", context, status=400)
+    pad.refresh_from_db()
+    if pad.status == Scorepad.Status.FINISHED:
+        messages.success(request, "The end value is reached: the game is over.")
+    return redirect("scores:pad", pk=pad.pk)
+
+
+@login_required
+@require_POST
+def pad_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    pad = get_object_or_404(Scorepad, pk=pk)
+    if pad.result is None:
+        messages.error(request, "The game is not over yet.")
+    else:
+        try:
+            result_confirm(user=request.user, result=pad.result)
+            messages.success(request, "Result confirmed: it now counts for standings and ratings.")
+        except (ValidationError, PermissionDenied) as exc:
+            messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+    return redirect("scores:pad", pk=pad.pk)
+
+
+@login_required
+def pad_list(request: HttpRequest) -> HttpResponse:
+    me = player_for_user(request.user)
+    mine = Scorepad.objects.filter(seats__player=me).distinct() if me else Scorepad.objects.none()
+    opened = Scorepad.objects.filter(created_by_id=request.user.pk)
+    pads_list = (mine | opened).distinct().prefetch_related("seats__player").order_by("-created")[:50]
+    return render(request, "scores/pad_list.html", {"pads": pads_list})

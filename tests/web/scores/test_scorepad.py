@@ -1,0 +1,154 @@
+"""The Black Spy scorepad: deals checked in words, totals to the end value, corrections audited."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import TestCase
+from django.urls import reverse
+
+from spyleague.clubs.models import Player
+from spyleague.scores.models import Result, Scorepad, ScorepadChange
+
+pytestmark = pytest.mark.django_db
+
+
+def open_pad(client: Any, user: Any, names: list[str], **variants: Any) -> Scorepad:
+    client.force_login(user)
+    data: dict[str, Any] = {f"name_{i}": n for i, n in enumerate(names)}
+    data["player_0"] = ""
+    data.update({k: "on" for k, v in variants.items() if v is True})
+    if "end_value" in variants:
+        data["end_value"] = str(variants["end_value"])
+    response = client.post(reverse("scores:pad-new"), data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return Scorepad.objects.latest("pk")
+
+
+def deal(client: Any, pad: Scorepad, *points: int, **extra: str) -> Any:
+    data = {f"points_{i}": str(p) for i, p in enumerate(points)} | {"mode": "points"} | extra
+    return client.post(reverse("scores:pad-deal", args=[pad.pk]), data)
+
+
+def test_a_game_is_scored_deal_by_deal_to_the_end_value(client: Any, make_user: Any) -> None:
+    user = make_user(username="tabby")
+    pad = open_pad(client, user, ["Ann", "Ben", "Cy", "Di"])
+    assert deal(client, pad, 20, 10, 25, 5).status_code == 302
+    assert deal(client, pad, 40, 10, 5, 5).status_code == 302
+    page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
+    assert "Deal 3" in page and 'data-total="0">60<' in page
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert deal(client, pad, 60, 0, 0, 0).status_code == 302
+        assert deal(client, pad, 40, 10, 5, 5).status_code == 302  # Ann reaches 160 >= 150
+    pad.refresh_from_db()
+    assert pad.status == Scorepad.Status.FINISHED
+    result = pad.result
+    assert result is not None and result.source == Result.Source.SCOREPAD
+    places = {line.player.name: line.place for line in result.lines.all()}
+    assert places == {"Di": 1, "Ben": 2, "Cy": 3, "Ann": 4}  # 15, 30, 35 and 160
+    page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
+    assert "Game over after 4 deals" in page and "<strong>Di</strong>" in page
+
+
+def test_an_impossible_deal_is_explained_and_what_was_typed_stays(client: Any, make_user: Any) -> None:
+    pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy"])
+    response = deal(client, pad, 20, 20, 30)
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "60" in page and "70" in page  # says the deal must total 60 and it totals 70
+    assert 'value="30"' in page
+    assert not pad.deals.exists()
+    response = deal(client, pad, 20, "x", 30)  # type: ignore[arg-type]
+    assert "is not a whole number" in response.content.decode()
+
+
+def test_no_good_spies_deals_total_80_and_all_black_is_accepted(client: Any, make_user: Any) -> None:
+    pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy"], no_good_spies=True)
+    assert deal(client, pad, 20, 20, 20).status_code == 400
+    assert deal(client, pad, 30, 30, 20).status_code == 302
+    assert deal(client, pad, 0, 60, 60).status_code == 302  # Ann took every black card
+
+
+def test_capture_or_release_subtracts_when_chosen(client: Any, make_user: Any) -> None:
+    pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy"], capture_or_release=True)
+    assert deal(client, pad, 20, 20, 20).status_code == 302
+    assert deal(client, pad, -60, 0, 0).status_code == 302
+    page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
+    assert 'data-total="0">-40<' in page
+
+
+def test_entering_what_was_taken_works_out_the_points(client: Any, make_user: Any) -> None:
+    pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy"])
+    data: dict[str, Any] = {"mode": "taken"}
+    # Ann: 6 Black Spies (60) and two coloured Spies (-10) = 50; Ben: black 1-6 and 8-11 (20) and the
+    # other two coloured Spies (-10) = 10; Cy: nothing = 0. Total 60.
+    data |= {
+        "spies_0": "6",
+        "coloured_0": "2",
+        "spies_1": "0",
+        "coloured_1": "2",
+        "spies_2": "0",
+        "coloured_2": "0",
+    }
+    response = client.post(
+        reverse("scores:pad-deal", args=[pad.pk]),
+        {**data, "ranks_1": ["1", "2", "3", "4", "5", "6", "8", "9", "10", "11"]},
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    assert pad.deals.get().points == [50, 10, 0]
+
+
+def test_going_back_halves_an_exact_end_value(client: Any, make_user: Any) -> None:
+    pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy"], going_back=True, end_value=100)
+    deal(client, pad, 50, 5, 5)  # Ann exactly half the end value: back to 25
+    page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
+    assert 'data-total="0">25<' in page and "went back" in page
+
+
+def test_a_correction_is_kept_with_who_and_before(client: Any, make_user: Any) -> None:
+    user = make_user(username="tabby")
+    pad = open_pad(client, user, ["Ann", "Ben", "Cy"])
+    deal(client, pad, 20, 20, 20)
+    response = deal(client, pad, 30, 20, 10, number="1")
+    assert response.status_code == 302
+    change = ScorepadChange.objects.get(action="corrected")
+    assert change.before == [20, 20, 20] and change.after == [30, 20, 10] and change.who == user
+    assert pad.deals.get().points == [30, 20, 10]
+
+
+def test_strangers_cannot_enter_deals(client: Any, make_user: Any) -> None:
+    pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy"])
+    client.force_login(make_user(username="stranger"))
+    response = deal(client, pad, 20, 20, 20)
+    assert response.status_code == 400
+    assert "Only the players at this table" in response.content.decode()
+    assert not pad.deals.exists()
+
+
+def test_a_tournament_table_scored_on_the_pad_reports_its_result(
+    client: Any, club: Any, organiser: Any
+) -> None:
+    from spyleague.tournaments import services
+    from spyleague.tournaments.models import Table
+    from tests.web.tournaments.helpers import make_event
+
+    event = make_event(club, organiser, players=3, size=3, name="Pad Cup")
+    rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
+    table = rnd.tables.get()
+    client.force_login(organiser)
+    assert (
+        "Open the scorepad"
+        in client.get(reverse("tournaments:sheet", args=[event.pk, table.pk])).content.decode()
+    )
+    client.post(reverse("scores:pad-new") + f"?table={table.pk}", {"table": table.pk, "end_value": "50"})
+    pad = Scorepad.objects.get(table=table)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        deal(client, pad, 30, 20, 10)
+        deal(client, pad, 30, 20, 10)  # 60 >= 50: over
+        client.post(reverse("scores:pad-confirm", args=[pad.pk]))  # the organiser is a scorer
+    table.refresh_from_db()
+    assert table.status == Table.Status.CONFIRMED
+    seats = {s.entrant.player.name: s.place for s in table.seats.select_related("entrant__player")}
+    assert sorted(seats.values()) == [1, 2, 3]
+    assert Player.objects.filter(name__startswith="P0").count() == 3
