@@ -53,6 +53,7 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "is_scorer": has_club_role(user=request.user, club=club, role=Role.SCORER),
             "memberships": memberships,
             "events": events,
+            "leagues": club.leagues.all(),
             "guest_form": GuestForm(),
             "roles": Role.choices,
         },
@@ -125,13 +126,18 @@ def guest_add(request: HttpRequest, slug: str) -> HttpResponse:
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     from ..ratings.models import Rating
+    from ..ratings.selectors import history_chart, rating_history
 
+    ratings = list(Rating.objects.filter(player=player).order_by("-games"))
+    game = request.GET.get("game") or (ratings[0].game if ratings else "")
     return render(
         request,
         "clubs/player.html",
         {
             "player": player,
             "memberships": player.memberships.select_related("club"),
-            "ratings": Rating.objects.filter(player=player).order_by("game"),
+            "ratings": ratings,
+            "game": game,
+            "chart": history_chart(rating_history(player=player, game=game)) if game else None,
         },
     )

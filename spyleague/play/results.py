@@ -43,3 +43,6 @@ def match_report_result(*, match_id: int) -> None:
                 place=match.outcome["places"][seat.number],
                 score=match.outcome["scores"][seat.number],
             )
+        from ..scores.services import result_confirmed_effects
+
+        result_confirmed_effects(result)

@@ -102,6 +102,51 @@ def match_create(
     return match
 
 
+@transaction.atomic
+def match_for_table(*, user: Any, table: Any) -> Match:
+    """An online match for a tournament table: its players in its seat order, started at once.
+
+    The finished match reports the table's result by itself. Asking twice gives the same match.
+    """
+    from ..clubs.models import Role
+    from ..clubs.selectors import has_club_role
+
+    existing = Match.objects.filter(table=table).first()
+    if existing is not None:
+        return existing
+    event = table.round.event
+    seats = list(table.seats.select_related("entrant__player").order_by("position"))
+    players = [s.entrant.player for s in seats]
+    me = _player(user)
+    if not (
+        (me is not None and me in players) or has_club_role(user=user, club=event.club, role=Role.ORGANISER)
+    ):
+        raise MoveRejected("Only the players at this table or an organiser can start its match.", status=403)
+    if table.is_bye or table.round.status != "published":
+        raise MoveRejected("Only a table of a published round can be played online.")
+    engine = get_engine(event.game)  # raises for a game without an engine
+    seed = secrets.randbits(48)
+    try:
+        engine.start(len(seats), seed, event.options)
+    except InvalidOptions as exc:
+        raise MoveRejected(str(exc)) from exc
+    match = Match.objects.create(
+        game=event.game,
+        seats=len(seats),
+        seed=seed,
+        options=event.options,
+        club=event.club,
+        table=table,
+        status=Match.Status.PLAYING,
+        created_by=user if me is not None else None,
+    )
+    MatchSeat.objects.bulk_create(
+        [MatchSeat(match=match, number=i, player=player) for i, player in enumerate(players)]
+    )
+    _after_change(match)
+    return match
+
+
 def _lock(match_id: int) -> Match:
     return Match.objects.select_for_update().get(pk=match_id)
 

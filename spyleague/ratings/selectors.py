@@ -37,3 +37,36 @@ def rating_history(*, player: Player, game: str) -> list[dict[str, Any]]:
         {"when": p.when, "rating": p.ordinal, "mu": p.mu, "sigma": p.sigma}
         for p in RatingPoint.objects.filter(player=player, game=game).order_by("when", "pk")
     ]
+
+
+def history_chart(
+    points: list[dict[str, Any]], *, width: int = 640, height: int = 180
+) -> dict[str, Any] | None:
+    """Screen coordinates of a rating history for an inline SVG line chart (no JavaScript)."""
+    if not points:
+        return None
+    values = [p["rating"] for p in points]
+    low, high = min(values), max(values)
+    if high - low < 1:
+        low, high = low - 1, high + 1
+    pad = 24
+    step = (width - 2 * pad) / max(1, len(values) - 1)
+
+    def y(value: float) -> float:
+        return float(round(height - pad - (value - low) / (high - low) * (height - 2 * pad), 1))
+
+    coords = [(round(pad + i * step, 1), y(v)) for i, v in enumerate(values)]
+    return {
+        "width": width,
+        "height": height,
+        "line": " ".join(f"{x},{yy}" for x, yy in coords),
+        "dots": coords[-30:],
+        "low": round(low, 1),
+        "high": round(high, 1),
+        "y_low": y(low),
+        "y_high": y(high),
+        "first": points[0]["when"],
+        "last": points[-1]["when"],
+        "current": round(values[-1], 1),
+        "games": len(values),
+    }

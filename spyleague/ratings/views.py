@@ -5,7 +5,9 @@ from django.shortcuts import render
 
 from games import games
 
-from .models import Rating
+from ..clubs.models import Club
+from ..tournaments.models import League
+from .selectors import leaderboard
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
@@ -13,5 +15,25 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     game = request.GET.get("game") or slugs[0]
     if game not in slugs:
         game = slugs[0]
-    rows = Rating.objects.filter(game=game).select_related("player").order_by("-ordinal")[:100]
-    return render(request, "ratings/leaderboards.html", {"games": games(), "game": game, "rows": rows})
+    club = Club.objects.filter(slug=request.GET.get("club") or "").first()
+    league = (
+        League.objects.filter(pk=request.GET.get("league") or 0).first()
+        if (request.GET.get("league") or "").isdigit()
+        else None
+    )
+    rows = leaderboard(
+        game=game, club=club.slug if club else None, league=league.pk if league else None, limit=100
+    )
+    return render(
+        request,
+        "ratings/leaderboards.html",
+        {
+            "games": games(),
+            "game": game,
+            "rows": rows,
+            "club": club,
+            "league": league,
+            "clubs": Club.objects.order_by("name"),
+            "leagues": League.objects.filter(club=club).order_by("-starts") if club else [],
+        },
+    )

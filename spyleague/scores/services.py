@@ -118,7 +118,7 @@ def result_confirm(*, user: Any, result: Result) -> Result:
     ResultChange.objects.create(
         result=result, who=user, action="confirmed", before=before, after=snapshot(result)
     )
-    _after_confirmed(result)
+    result_confirmed_effects(result)
     return result
 
 
@@ -156,12 +156,12 @@ def result_correct(
         result.data = {**result.data, **data}
     result.save(update_fields=["updated", "data"])
     if overridden:
-        _after_confirmed(result)
+        result_confirmed_effects(result)
     return result
 
 
-def _after_confirmed(result: Result) -> None:
-    """A confirmed result updates its tournament table, and the game's ratings."""
+def result_confirmed_effects(result: Result) -> None:
+    """A confirmed result updates its tournament table, and the game's ratings (as jobs)."""
     from ..ratings.services import ratings_recompute_queue
 
     if result.table_id:

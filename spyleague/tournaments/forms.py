@@ -37,3 +37,13 @@ class EventForm(forms.Form):
         ):
             self.add_error("table_size", problem)
         return data
+
+
+class LeagueForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    game = forms.ChoiceField(
+        choices=[("", "Several games"), *[(g.slug, g.title) for g in games()]], required=False
+    )
+    starts = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ends = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)

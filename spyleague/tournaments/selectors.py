@@ -98,3 +98,49 @@ def table_for(*, event: Event, table_id: int) -> Table:
 def current_round(rounds: Any) -> Round | None:
     live = [r for r in rounds if r.status != Round.Status.COMPLETE]
     return live[0] if live else None
+
+
+@dataclass
+class LeagueLine:
+    rank: int
+    name: str
+    player_id: int
+    points: float
+    events: int
+    games: int
+    wins: int
+
+
+def league_table(*, league: Any) -> list[LeagueLine]:
+    """A season's table: tournament points summed over its events (one query)."""
+    from django.db.models import Count, Q, Sum
+
+    rows = (
+        Seat.objects.filter(table__round__event__league=league, place__isnull=False)
+        .values("entrant__player_id", "entrant__player__name")
+        .annotate(
+            total=Sum("points"),
+            games=Count("pk"),
+            wins=Count("pk", filter=Q(place=1)),
+            events=Count("table__round__event", distinct=True),
+        )
+        .order_by("-total", "-wins", "entrant__player__name")
+    )
+    out: list[LeagueLine] = []
+    previous: tuple[float, int] | None = None
+    for index, row in enumerate(rows, start=1):
+        key = (row["total"] or 0.0, row["wins"])
+        rank = out[-1].rank if out and key == previous else index
+        out.append(
+            LeagueLine(
+                rank,
+                row["entrant__player__name"],
+                row["entrant__player_id"],
+                row["total"] or 0.0,
+                row["events"],
+                row["games"],
+                row["wins"],
+            )
+        )
+        previous = key
+    return out

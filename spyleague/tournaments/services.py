@@ -35,7 +35,7 @@ from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.jobs import job_queue
 from ..core.models import Job
-from .models import Entrant, Event, Round, Seat, Standing, Table
+from .models import Entrant, Event, League, Round, Seat, Standing, Table
 
 DEFAULT_TIEBREAKS = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
 Progress = Callable[[int, int, str], None]
@@ -74,6 +74,7 @@ def event_create(
     options: dict[str, Any] | None = None,
     advance: int = 2,
     groups: int = 0,
+    league: League | None = None,
 ) -> Event:
     problem = table_size_problem(game=game, table_size=table_size)
     if problem:
@@ -97,9 +98,34 @@ def event_create(
         options=options or {},
         advance=advance,
         groups=groups,
+        league=league if league is not None and league.club_id == club.pk else None,
         points_by_place=list(DEFAULT_POINTS[table_size]),
         tiebreaks=DEFAULT_TIEBREAKS,
         created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+
+
+@transaction.atomic
+def league_create(
+    *,
+    user: Any,
+    club: Club,
+    name: str,
+    game: str = "",
+    starts: Any = None,
+    ends: Any = None,
+    description: str = "",
+) -> League:
+    if not has_club_role(user=user, club=club, role=Role.ORGANISER):
+        raise PermissionDenied("Only the club's organisers can start a league.")
+    if not name.strip():
+        raise ValidationError({"name": "A league needs a name."})
+    if game:
+        game_info(game)
+    if starts and ends and ends < starts:
+        raise ValidationError({"ends": "A season ends after it starts."})
+    return League.objects.create(
+        club=club, name=name.strip(), game=game, starts=starts, ends=ends, description=description
     )
 
 

@@ -10,14 +10,24 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from games import game_info
+
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..scores import services as results
 from ..scores.models import Result
 from . import services
-from .forms import EventForm
-from .models import Entrant, Event, Round, Table
-from .selectors import current_round, entrants_get, event_jobs, rounds_get, standings_get, table_for
+from .forms import EventForm, LeagueForm
+from .models import Entrant, Event, League, Round, Table
+from .selectors import (
+    current_round,
+    entrants_get,
+    event_jobs,
+    league_table,
+    rounds_get,
+    standings_get,
+    table_for,
+)
 
 
 def _say(request: HttpRequest, exc: ValidationError) -> None:
@@ -38,9 +48,11 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
     if not has_club_role(user=request.user, club=club, role=Role.ORGANISER):
         raise PermissionDenied("Only the club's organisers can create events.")
     form = EventForm(request.POST or None)
+    leagues = list(club.leagues.all())
     if request.method == "POST" and form.is_valid():
+        league = next((lg for lg in leagues if str(lg.pk) == request.POST.get("league")), None)
         try:
-            event = services.event_create(club=club, user=request.user, **form.cleaned_data)
+            event = services.event_create(club=club, user=request.user, league=league, **form.cleaned_data)
         except ValidationError as exc:
             for field, errors in exc.message_dict.items():
                 for error in errors:
@@ -48,7 +60,43 @@ def event_create(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{event.name} is open for registration.")
             return redirect(event)
-    return render(request, "tournaments/create.html", {"form": form, "club": club})
+    return render(request, "tournaments/create.html", {"form": form, "club": club, "leagues": leagues})
+
+
+@login_required
+def league_create(request: HttpRequest, slug: str) -> HttpResponse:
+    club = get_object_or_404(Club, slug=slug)
+    if not has_club_role(user=request.user, club=club, role=Role.ORGANISER):
+        raise PermissionDenied("Only the club's organisers can start a league.")
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.league_create(user=request.user, club=club, **form.cleaned_data)
+        except ValidationError as exc:
+            for field, errors in exc.message_dict.items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            messages.success(request, f"{league.name} is ready: add events to it when you create them.")
+            return redirect("tournaments:league", pk=league.pk)
+    return render(request, "tournaments/league_create.html", {"form": form, "club": club})
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League.objects.select_related("club"), pk=pk)
+    from ..ratings.selectors import leaderboard
+
+    return render(
+        request,
+        "tournaments/league.html",
+        {
+            "league": league,
+            "events": league.events.order_by("starts", "created"),
+            "table": league_table(league=league),
+            "ratings": leaderboard(game=league.game, league=league.pk, limit=20) if league.game else [],
+            "is_organiser": has_club_role(user=request.user, club=league.club, role=Role.ORGANISER),
+        },
+    )
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -203,6 +251,7 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         "result": result,
         "can_edit": can_edit,
         "can_confirm": can_confirm,
+        "online_ready": game_info(event.game).has_engine,
         "changes": result.changes.select_related("who") if result else [],
         **extra,
     }
@@ -284,6 +333,21 @@ def table_confirm(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
         except ValidationError as exc:
             _say(request, exc)
     return redirect("tournaments:sheet", pk=event.pk, table_id=table.pk)
+
+
+@login_required
+@require_POST
+def table_play_online(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    from ..play.services import MoveRejected, match_for_table
+
+    event = get_object_or_404(Event, pk=pk)
+    table = table_for(event=event, table_id=table_id)
+    try:
+        match = match_for_table(user=request.user, table=table)
+    except MoveRejected as exc:
+        messages.error(request, exc.reason)
+        return redirect(event)
+    return redirect(match)
 
 
 def export_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
