@@ -1,10 +1,12 @@
-"""The Black Spy scorepad: deals entered at the table, checked, totalled, audited.
+"""Scorepads: a game kept round by round at a real table, checked, totalled, audited.
 
-The rules live in ``games.black_spy.scorepad``; this module stores deals and keeps the
-trail. A deal is refused with every problem in words and nothing is saved; a saved deal
-can be corrected, and each change keeps who, when, before and after. When the end value
-is reached the pad is finished and becomes a result (reported, for another player to
-confirm), which feeds the tournament table and the ratings like any other.
+Two games are kept this way: Black Spy, deal by deal to the end value, and Spy vs Spy,
+race by race until a points pile reaches 0 or below (its tournament mode). The rules live
+in ``games.black_spy.scorepad`` and ``games.spy_vs_spy.scoresheet``; this module stores the
+rounds and keeps the trail. A round is refused with every problem in words and nothing is
+saved; a saved round can be corrected, and each change keeps who, when, before and after.
+When the game ends the pad is finished and becomes a result (reported, for another player
+to confirm), which feeds the tournament table and the ratings like any other.
 """
 
 from __future__ import annotations
@@ -16,12 +18,14 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from games.black_spy.scorepad import ScoreRules, Taken, Tally, check_deal, deal_from_taken, tally
+from games.black_spy.scorepad import ScoreRules, Taken, check_deal, deal_from_taken, tally
+from games.spy_vs_spy.scoresheet import RaceEntry, ScoreSheet, check_sheet
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from .models import Result, Scorepad, ScorepadChange, ScorepadDeal, ScorepadSeat
 
+GAMES = ("black-spy", "spy-vs-spy")
 SCORING_OPTIONS = ("no_good_spies", "capture_or_release", "going_back", "end_value")
 
 
@@ -32,8 +36,31 @@ class TakenEntry:
     coloured_spies: int = 0
 
 
+@dataclass(frozen=True)
+class PadLine:
+    deal: int
+    points: tuple[int | None, ...]
+    totals: tuple[int, ...]
+    went_back: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PadState:
+    """Where a scorepad stands, whatever the game."""
+
+    lines: tuple[PadLine, ...]
+    totals: tuple[int, ...]
+    over: bool
+    winners: tuple[int, ...]
+    places: tuple[int, ...]
+    end_value: int | None  # Black Spy's end value; None for Spy vs Spy (the target is 0)
+    problems: tuple[str, ...] = ()
+    replay_between: tuple[str, ...] = ()
+    racing: tuple[int, ...] = ()  # Spy vs Spy: who races next (a tie-break races only the tied)
+
+
 def rules_of(pad: Scorepad) -> ScoreRules:
-    return ScoreRules.from_options(pad.seats.count(), pad.options)
+    return ScoreRules.from_options(max(3, pad.seats.count()), pad.options if pad.game == "black-spy" else {})
 
 
 def names_of(pad: Scorepad) -> list[str]:
@@ -60,29 +87,100 @@ def scorepad_open(
     options: dict[str, Any] | None = None,
     club: Club | None = None,
     table: Any = None,
+    game: str = "black-spy",
 ) -> Scorepad:
     if not getattr(user, "is_authenticated", False):
         raise PermissionDenied("Log in to keep a scorepad.")
     if len({p.pk for p in players}) != len(players):
         raise ValidationError("Each player can sit at the table once.")
-    if not 3 <= len(players) <= 6:
-        raise ValidationError(f"Black Spy is played by 3 to 6 players, not {len(players)}.")
-    known = (*SCORING_OPTIONS, "the_mole", "calling_color", "following_rank")
-    options = {k: v for k, v in (options or {}).items() if k in known}
-    ScoreRules.from_options(len(players), options)  # explains a bad end value
+    if game == "black-spy":
+        if not 3 <= len(players) <= 6:
+            raise ValidationError(f"Black Spy is played by 3 to 6 players, not {len(players)}.")
+        known = (*SCORING_OPTIONS, "the_mole", "calling_color", "following_rank")
+        options = {k: v for k, v in (options or {}).items() if k in known}
+        ScoreRules.from_options(len(players), options)  # explains a bad end value
+    elif game == "spy-vs-spy":
+        if not 1 <= len(players) <= 6:
+            raise ValidationError(f"Spy vs Spy is played by 1 to 6 players, not {len(players)}.")
+        options = {"half_decks": bool((options or {}).get("half_decks"))} if len(players) == 2 else {}
+    else:
+        raise ValidationError("Scorepads keep Black Spy and Spy vs Spy games.")
     if table is not None and Scorepad.objects.filter(table=table).exists():
         return Scorepad.objects.get(table=table)
-    pad = Scorepad.objects.create(club=club, table=table, options=options, created_by=user)
+    pad = Scorepad.objects.create(game=game, club=club, table=table, options=options, created_by=user)
     ScorepadSeat.objects.bulk_create(
         [ScorepadSeat(scorepad=pad, position=i, player=player) for i, player in enumerate(players)]
     )
     return pad
 
 
-def _deal_points(
-    pad: Scorepad, points: Sequence[int] | None, takens: Sequence[TakenEntry] | None, choice: str
-) -> tuple[list[int], Any]:
-    rules, names = rules_of(pad), names_of(pad)
+def _deals(pad: Scorepad) -> list[ScorepadDeal]:
+    return list(pad.deals.order_by("number"))
+
+
+def _races(pad: Scorepad, deals: Sequence[ScorepadDeal]) -> ScoreSheet:
+    return ScoreSheet(
+        players=tuple(names_of(pad)),
+        races=tuple(RaceEntry(tuple(d.points), d.taken.get("first") if d.taken else None) for d in deals),
+        half_decks=bool(pad.options.get("half_decks")),
+    )
+
+
+def pad_state(pad: Scorepad, deals: Sequence[ScorepadDeal] | None = None) -> PadState:
+    deals = _deals(pad) if deals is None else deals
+    names = names_of(pad)
+    if pad.game == "spy-vs-spy":
+        sheet = check_sheet(_races(pad, deals))
+        lines = tuple(
+            PadLine(d.number, tuple(d.points), totals) for d, totals in zip(deals, sheet.totals, strict=False)
+        )
+        return PadState(
+            lines=lines,
+            totals=sheet.totals[-1] if sheet.totals else tuple([sheet.start] * len(names)),
+            over=sheet.over,
+            winners=(sheet.winner,) if sheet.winner is not None else (),
+            places=sheet.places or (),
+            end_value=None,
+            problems=tuple(p.message for p in sheet.problems),
+            replay_between=tuple(names[p] for p in sheet.replay_between),
+            racing=sheet.next_racers or tuple(range(len(names))),
+        )
+    current = tally([d.points for d in deals], rules_of(pad), names=names)
+    return PadState(
+        lines=tuple(PadLine(line.deal, line.points, line.totals, line.went_back) for line in current.lines),
+        totals=current.totals,
+        over=current.over,
+        winners=current.winners,
+        places=current.places,
+        end_value=current.end_value,
+        problems=current.problems,
+    )
+
+
+def _check_round(
+    pad: Scorepad,
+    number: int,
+    points: Sequence[int | None] | None,
+    takens: Sequence[TakenEntry] | None,
+    choice: str,
+    first: int | None,
+) -> tuple[list[int | None], Any]:
+    """The points of round ``number`` as they will be stored, or ValidationError with the reasons."""
+    names = names_of(pad)
+    if pad.game == "spy-vs-spy":
+        if points is None or len(points) != len(names):
+            raise ValidationError(
+                f"Give the points of each of the {len(names)} players (blank if they sat out)."
+            )
+        deals = _deals(pad)
+        trial = [d for d in deals if d.number < number]
+        trial.append(ScorepadDeal(number=number, points=list(points), taken={"first": first}))
+        sheet = check_sheet(_races(pad, trial))
+        mine = [p.message for p in sheet.problems if p.race == number or p.race is None]
+        if mine:
+            raise ValidationError(mine)
+        return list(points), {"first": first}
+    rules = rules_of(pad)
     if takens is not None:
         check = deal_from_taken(
             [Taken(t.black_spies, frozenset(t.black_ranks), t.coloured_spies) for t in takens],
@@ -91,15 +189,15 @@ def _deal_points(
             names=names,
         )
     elif points is not None:
-        if len(points) != len(names):
+        if len(points) != len(names) or any(p is None for p in points):
             raise ValidationError(f"Give a score for each of the {len(names)} players.")
-        check = check_deal(points, rules, names=names)
+        check = check_deal([int(p or 0) for p in points], rules, names=names)
     else:
         raise ValidationError("Enter each player's points, or what each player took.")
     if not check.ok:
         raise ValidationError(list(check.problems))
     taken_data = (
-        [t.__dict__ | {"black_ranks": list(t.black_ranks)} for t in takens] if takens is not None else None
+        [{**t.__dict__, "black_ranks": list(t.black_ranks)} for t in takens] if takens is not None else None
     )
     return list(check.points), taken_data
 
@@ -116,20 +214,21 @@ def scorepad_deal_add(
     *,
     user: Any,
     pad: Scorepad,
-    points: Sequence[int] | None = None,
+    points: Sequence[int | None] | None = None,
     takens: Sequence[TakenEntry] | None = None,
     choice: str = "",
-) -> Tally:
+    first: int | None = None,
+) -> PadState:
     pad = Scorepad.objects.select_for_update().get(pk=pad.pk)
     _require(user, pad)
     if pad.status == Scorepad.Status.FINISHED:
-        raise ValidationError("The game is over: correct a deal instead of adding one.")
-    deal_points, taken_data = _deal_points(pad, points, takens, choice)
+        raise ValidationError("The game is over: correct a round instead of adding one.")
     number = pad.deals.count() + 1
+    stored, extra = _check_round(pad, number, points, takens, choice, first)
     ScorepadDeal.objects.create(
-        scorepad=pad, number=number, points=deal_points, taken=taken_data, choice=choice, entered_by=user
+        scorepad=pad, number=number, points=stored, taken=extra, choice=choice, entered_by=user
     )
-    ScorepadChange.objects.create(scorepad=pad, deal=number, who=user, action="entered", after=deal_points)
+    ScorepadChange.objects.create(scorepad=pad, deal=number, who=user, action="entered", after=stored)
     return _settle(pad, user)
 
 
@@ -139,66 +238,64 @@ def scorepad_deal_correct(
     user: Any,
     pad: Scorepad,
     number: int,
-    points: Sequence[int] | None = None,
+    points: Sequence[int | None] | None = None,
     takens: Sequence[TakenEntry] | None = None,
     choice: str = "",
-) -> Tally:
+    first: int | None = None,
+) -> PadState:
     pad = Scorepad.objects.select_for_update().get(pk=pad.pk)
     _require(user, pad)
     deal = pad.deals.filter(number=number).first()
     if deal is None:
-        raise ValidationError(f"There is no deal {number}.")
-    deal_points, taken_data = _deal_points(pad, points, takens, choice)
+        raise ValidationError(f"There is no round {number}.")
+    stored, extra = _check_round(pad, number, points, takens, choice, first)
     before = deal.points
-    deal.points, deal.taken, deal.choice = deal_points, taken_data, choice
+    deal.points, deal.taken, deal.choice = stored, extra, choice
     deal.save(update_fields=["points", "taken", "choice"])
     ScorepadChange.objects.create(
-        scorepad=pad, deal=number, who=user, action="corrected", before=before, after=deal_points
+        scorepad=pad, deal=number, who=user, action="corrected", before=before, after=stored
     )
-    # Deals after the game ended are no longer possible once a correction ends it earlier.
-    result = pad_tally(pad)
-    if result.over and result.lines and len(result.lines) < pad.deals.count():
-        raise ValidationError(
-            f"With this correction the game ends after deal {len(result.lines)}, "
-            f"but deals up to {pad.deals.count()} were played: correct the later deals first."
+    state = pad_state(pad)
+    problems = list(state.problems)
+    if state.over and len(state.lines) < pad.deals.count():
+        problems.append(
+            f"With this correction the game ends after round {len(state.lines)}: "
+            "correct the later rounds first."
         )
+    if problems:
+        raise ValidationError(problems)
     return _settle(pad, user)
 
 
-def pad_tally(pad: Scorepad) -> Tally:
-    deals = [d.points for d in pad.deals.order_by("number")]
-    return tally(deals, rules_of(pad), names=names_of(pad))
-
-
-def _settle(pad: Scorepad, user: Any) -> Tally:
-    """Finish the pad when the end value is reached, and keep its result in step."""
+def _settle(pad: Scorepad, user: Any) -> PadState:
+    """Finish the pad when the game ends, and keep its result in step."""
     from .services import EntryLine, result_correct, result_enter
 
-    current = pad_tally(pad)
-    if not current.over:
+    state = pad_state(pad)
+    if not state.over:
         if pad.status != Scorepad.Status.OPEN:
             pad.status = Scorepad.Status.OPEN
             pad.save(update_fields=["status", "updated"])
-        return current
+        return state
     pad.status = Scorepad.Status.FINISHED
     entries = [
         EntryLine(player, float(total), place)
-        for player, total, place in zip(players_of(pad), current.totals, current.places, strict=True)
+        for player, total, place in zip(players_of(pad), state.totals, state.places, strict=True)
     ]
-    data = {"scorepad": pad.pk, "deals": [list(line.points) for line in current.lines]}
-    if pad.result_id is None:
-        event_club = pad.table.round.event.club if pad.table is not None else pad.club
+    data = {"scorepad": pad.pk, "rounds": [list(line.points) for line in state.lines]}
+    if pad.result is None:
+        club = pad.table.round.event.club if pad.table is not None else pad.club
         pad.result = result_enter(
             user=user,
-            game="black-spy",
-            club=event_club,
+            game=pad.game,
+            club=club,
             entries=entries,
             table=pad.table,
             source=Result.Source.SCOREPAD,
             data=data,
             checked=True,
         )
-    elif pad.result is not None:
+    else:
         result_correct(user=user, result=pad.result, entries=entries, note="Scorepad corrected", data=data)
     pad.save(update_fields=["status", "result", "updated"])
-    return current
+    return state

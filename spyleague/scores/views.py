@@ -70,7 +70,10 @@ def pad_new(request: HttpRequest) -> HttpResponse:
                 chosen.append(get_object_or_404(Player, pk=pid))
             elif name:
                 chosen.append(Player(name=name))
+        game = request.POST.get("game") or "black-spy"
         options: dict[str, Any] = {key: True for key, _ in VARIANTS if request.POST.get(key)}
+        if request.POST.get("half_decks"):
+            options["half_decks"] = True
         if request.POST.get("end_value"):
             try:
                 options["end_value"] = int(request.POST["end_value"])
@@ -83,6 +86,7 @@ def pad_new(request: HttpRequest) -> HttpResponse:
             ]
             club = table.round.event.club
             options = {**table.round.event.options, **options}
+            game = table.round.event.game
         if not errors:
             try:
                 for player in chosen:
@@ -90,7 +94,7 @@ def pad_new(request: HttpRequest) -> HttpResponse:
                         player.guest_of = club
                         player.save()
                 pad = pads.scorepad_open(
-                    user=request.user, players=chosen, options=options, club=club, table=table
+                    user=request.user, players=chosen, options=options, club=club, table=table, game=game
                 )
             except ValidationError as exc:
                 errors.extend(str(m) for m in exc.messages)
@@ -115,6 +119,7 @@ def pad_new(request: HttpRequest) -> HttpResponse:
                 for i in range(6)
             ],
             "table": table,
+            "game": typed.get("game", "black-spy"),
             "clubs": clubs_of(me) if me is not None else [],
         },
         status=400 if errors else 200,
@@ -122,7 +127,7 @@ def pad_new(request: HttpRequest) -> HttpResponse:
 
 
 def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str, Any]:
-    current = pads.pad_tally(pad)
+    current = pads.pad_state(pad)
     names = pads.names_of(pad)
     end = current.end_value
     rows = [
@@ -179,8 +184,9 @@ def pad_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _read_deal(
-    request: HttpRequest, players: int
-) -> tuple[list[int] | None, list[pads.TakenEntry] | None, str, list[str]]:
+    request: HttpRequest, players: int, *, blanks: bool = False
+) -> tuple[list[int | None] | None, list[pads.TakenEntry] | None, str, list[str]]:
+    """The round as typed. ``blanks``: an empty box means the player sat the round out (Spy vs Spy)."""
     mode = request.POST.get("mode", "points")
     errors: list[str] = []
     choice = request.POST.get("choice", "")
@@ -196,9 +202,12 @@ def _read_deal(
                 continue
             takens.append(pads.TakenEntry(spies, ranks, coloured))
         return None, takens, choice, errors
-    points = []
+    points: list[int | None] = []
     for i in range(players):
         raw = request.POST.get(f"points_{i}", "").strip()
+        if blanks and not raw:
+            points.append(None)
+            continue
         try:
             points.append(int(raw))
         except ValueError:
@@ -215,7 +224,9 @@ def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
     pad = get_object_or_404(Scorepad, pk=pk)
     players = pad.seats.count()
     number = request.POST.get("number")
-    points, takens, choice, errors = _read_deal(request, players)
+    points, takens, choice, errors = _read_deal(request, players, blanks=pad.game == "spy-vs-spy")
+    first_raw = request.POST.get("first", "")
+    first = int(first_raw) if first_raw.isdigit() else None
     if not errors:
         try:
             if number:
@@ -226,10 +237,11 @@ def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
                     points=points,
                     takens=takens,
                     choice=choice,
+                    first=first,
                 )
             else:
                 pads.scorepad_deal_add(
-                    user=request.user, pad=pad, points=points, takens=takens, choice=choice
+                    user=request.user, pad=pad, points=points, takens=takens, choice=choice, first=first
                 )
         except ValidationError as exc:
             errors.extend(str(m) for m in exc.messages)
@@ -241,7 +253,7 @@ def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "scores/pad.html", context, status=400)
     pad.refresh_from_db()
     if pad.status == Scorepad.Status.FINISHED:
-        messages.success(request, "The end value is reached: the game is over.")
+        messages.success(request, "The game is over.")
     return redirect("scores:pad", pk=pad.pk)
 
 

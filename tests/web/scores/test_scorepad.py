@@ -152,3 +152,33 @@ def test_a_tournament_table_scored_on_the_pad_reports_its_result(
     seats = {s.entrant.player.name: s.place for s in table.seats.select_related("entrant__player")}
     assert sorted(seats.values()) == [1, 2, 3]
     assert Player.objects.filter(name__startswith="P0").count() == 3
+
+
+def race(client: Any, pad: Scorepad, *points: int | None, first: int | None = None) -> Any:
+    data = {f"points_{i}": "" if p is None else str(p) for i, p in enumerate(points)} | {"mode": "points"}
+    if first is not None:
+        data["first"] = str(first)
+    return client.post(reverse("scores:pad-deal", args=[pad.pk]), data)
+
+
+def test_spy_vs_spy_races_until_a_pile_reaches_zero(client: Any, make_user: Any) -> None:
+    client.force_login(make_user(username="racer"))
+    response = client.post(
+        reverse("scores:pad-new"), {"game": "spy-vs-spy", "name_0": "Ann", "name_1": "Ben", "name_2": "Cy"}
+    )
+    pad = Scorepad.objects.get()
+    assert response.status_code == 302 and pad.game == "spy-vs-spy"
+    # Two players cannot both lose points without the bonus: explained, nothing saved.
+    refused = race(client, pad, -3, -2, 6)
+    assert refused.status_code == 400 and "without the bonus" in refused.content.decode()
+    assert not pad.deals.exists()
+    assert race(client, pad, -4, 3, 6, first=0).status_code == 302  # Ann 5 -> 1
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert race(client, pad, -4, 2, 9, first=0).status_code == 302  # Ann 1 -> -3: wins
+    pad.refresh_from_db()
+    assert pad.status == Scorepad.Status.FINISHED
+    assert pad.result is not None
+    places = {line.player.name: line.place for line in pad.result.lines.all()}
+    assert places["Ann"] == 1
+    page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
+    assert "Spy vs Spy race sheet" in page and "Game over after 2 races" in page
