@@ -46,8 +46,9 @@ ensure_venv() {
     "$PY" -m pip install --quiet --disable-pip-version-check -e ".$extra"
     echo "$want" > "$stamp"
     # A dev install also satisfies a later base request.
-    [ "${1:-base}" = "dev" ] && echo "${want%-dev}-base" >> "$stamp"
+    if [ "${1:-base}" = "dev" ]; then echo "${want%-dev}-base" >> "$stamp"; fi
   fi
+  return 0
 }
 
 migrate() {
