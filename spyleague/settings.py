@@ -150,7 +150,7 @@ STORAGES = {
 
 # Celery: eager in-process unless a broker is configured.
 CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://"
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or (
     None if CELERY_TASK_ALWAYS_EAGER else CELERY_BROKER_URL
