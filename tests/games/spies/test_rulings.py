@@ -1,0 +1,516 @@
+"""The rulings of ``games/spies/__init__.py``, one test (or more) named after each."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from games.core import IllegalAction
+from games.spies import ENGINE
+from games.spies.engine import (
+    BOARD,
+    BOX,
+    CAPTURED,
+    COVER,
+    EVADE,
+    EVENT,
+    MOVE,
+    OVER,
+    POLICE,
+    REMOVED,
+    SANCTIONED,
+    SEARCH,
+    SETUP_SECRETS,
+    SURPLUS,
+)
+
+from .tables import act, legal_types, seat, secret, setup_game, spy, table
+
+DECLINE = {"type": "decline"}
+
+
+def test_ruling_1_territory_is_the_home_country_and_colonies_police_serve_at_home_only() -> None:
+    france = 3
+    assert "tunis" in BOARD.territory[france] and "tunis" not in BOARD.police_cities[france]
+    # an event award counts a spy in its own colony as in its own territory
+    state = table(
+        power="B", phase=EVENT, year=1937, tiles={"B": ["B5"]}, spies=[("B", 1, "amman"), ("F", 1, "amman")]
+    )
+    state = act(state, {"type": "play_event", "tile": "B5"})
+    assert len(state.hands[4]) == 0 and len(state.hands[3]) == 1
+
+
+def test_ruling_1_original_secrets_are_those_a_power_placed_at_set_up() -> None:
+    state = ENGINE.start(5, 1, {})
+    assert {s.origin for s in state.secrets if s.status == "hand"} == {0, 1, 2, 3, 4}
+    assert all(s.origin is None for s in state.secrets if s.where in BOARD.secret_cities)
+
+
+def test_ruling_2_set_up_goes_power_by_power_secrets_police_then_spies() -> None:
+    state = ENGINE.start(5, 1, {})
+    phases = []
+    while state.phase.startswith("setup"):
+        step = (state.power, state.phase)
+        if not phases or phases[-1] != step:
+            phases.append(step)
+        legal = ENGINE.legal(state, seat(state))
+        state = act(state, next((a for a in legal if a["type"] != "spies_done"), legal[0]))
+    expected = [(p, ph) for p in range(5) for ph in ("setup_secrets", "setup_police", "setup_spies")]
+    assert phases == expected
+    assert all(len(h) == 3 for h in state.hands)  # chits drawn at the end
+
+
+def test_ruling_2_secrets_are_placed_one_at_a_time_in_table_order() -> None:
+    state = ENGINE.start(5, 1, {})
+    assert state.phase == SETUP_SECRETS
+    first = ENGINE.view(state, 0)["placing_secret"]
+    assert first == "S1"
+    state = act(state, ENGINE.legal(state, 0)[0])
+    assert ENGINE.view(state, 0)["placing_secret"] == "S2"
+
+
+def test_ruling_3_face_down_pieces_show_nationality_but_not_strength() -> None:
+    state = table(power="G", phase=MOVE, spies=[("G", 4, "paris")], police=[("F", 3, "paris")])
+    view = ENGINE.view(state, 3)
+    assert view["spies"][0]["power"] == "G" and view["spies"][0]["strength"] is None
+    assert ENGINE.view(state, 0)["spies"][0]["strength"] == 4
+    assert ENGINE.view(state, 0)["police"][0]["strength"] is None
+
+
+def test_ruling_3_piece_ids_follow_the_order_of_placement_not_strength() -> None:
+    state = setup_game(5, 2)
+    german = [s for s in state.spies if s.power == 0]
+    assert [s.id for s in german] == [f"G-spy-{n}" for n in range(1, len(german) + 1)]
+    other = ENGINE.start(5, 2, {})
+    # placing the weakest spy first gives it id 1
+    while other.phase != "setup_spies":
+        other = act(other, ENGINE.legal(other, 0)[0])
+    other = act(other, {"type": "place_spy", "strength": 1, "value": 1, "city": "rome"})
+    assert other.spies[0].id == "G-spy-1" and other.spies[0].strength == 1
+
+
+def test_ruling_3_captured_spies_and_cashed_secrets_lie_face_up() -> None:
+    state = table(power="F", phase=SEARCH, police=[("F", 3, "paris")], spies=[("G", 2, "paris")])
+    state = act(state, {"type": "search", "spy": "G-spy-1"}, DECLINE)
+    assert ENGINE.view(state, 4)["spies"][0]["strength"] == 2
+
+
+def test_ruling_4_police_are_re_placed_one_at_a_time_and_can_swap_full_cities() -> None:
+    state = table(
+        power="G",
+        phase=POLICE,
+        police=[("G", 3, "berlin"), ("G", 3, "berlin"), ("G", 1, "munich"), ("G", 1, "munich")],
+    )
+    assert ENGINE.view(state, 0)["step"]["police_next"] == "G-police-1"
+    state = act(state, {"type": "police", "city": "munich"})
+    assert {"type": "police_done"} not in ENGINE.legal(state, 0)  # Munich would hold 3
+    state = act(
+        state,
+        {"type": "police", "city": "munich"},
+        {"type": "police", "city": "berlin"},
+        {"type": "police", "city": "berlin"},
+    )
+    assert [(p.strength, p.where) for p in state.police] == [
+        (3, "munich"),
+        (3, "munich"),
+        (1, "berlin"),
+        (1, "berlin"),
+    ]
+    assert state.phase == MOVE
+
+
+def test_ruling_5_police_control_their_original_secrets_automatically() -> None:
+    state = table(
+        power="G",
+        phase=POLICE,
+        police=[("G", 2, "berlin")],
+        secrets=[{"where": "munich", "origin": "G"}, {"where": "munich", "origin": None}],
+    )
+    state = act(state, {"type": "police", "city": "munich"})
+    assert secret(state, "S1").controller == "G-police-1"
+    assert secret(state, "S2").controller is None  # not its own secret
+
+
+def test_ruling_5_police_that_move_away_lose_control() -> None:
+    state = table(
+        power="G",
+        phase=POLICE,
+        police=[("G", 2, "munich")],
+        secrets=[{"where": "munich", "origin": "G", "controller": "G-police-1"}],
+    )
+    state = act(state, {"type": "police", "city": "berlin"})
+    assert secret(state, "S1").controller is None
+
+
+def test_ruling_5_a_piece_controls_at_most_one_secret() -> None:
+    state = table(
+        power="G",
+        phase=MOVE,
+        spies=[("G", 2, "munich")],
+        secrets=[
+            {"where": "munich", "origin": "G", "controller": "G-spy-1"},
+            {"where": "munich", "origin": "G"},
+        ],
+    )
+    assert "guard" not in legal_types(state)
+
+
+def test_ruling_5_a_spy_hands_an_original_secret_at_home_to_police() -> None:
+    state = table(
+        power="G",
+        phase=MOVE,
+        spies=[("G", 2, "munich")],
+        police=[("G", 1, "munich")],
+        secrets=[{"where": "munich", "origin": "G", "controller": "G-spy-1"}],
+    )
+    state = act(state, {"type": "hand", "spy": "G-spy-1", "to": "G-police-1"})
+    assert secret(state, "S1").controller == "G-police-1"
+
+
+def test_ruling_6_the_spys_owner_is_always_asked_even_without_chits() -> None:
+    state = table(power="F", phase=SEARCH, police=[("F", 1, "paris")], spies=[("G", 2, "paris")])
+    state = act(state, {"type": "search", "spy": "G-spy-1"})
+    assert state.window is not None and state.window.kind == EVADE and ENGINE.legal(state, 0) == [DECLINE]
+
+
+def test_ruling_6_both_sides_see_both_strengths_and_the_table_only_the_result() -> None:
+    state = table(power="F", phase=SEARCH, police=[("F", 2, "paris")], spies=[("G", 3, "paris")])
+    state = act(state, {"type": "search", "spy": "G-spy-1"}, DECLINE)
+    assert ENGINE.view(state, 3)["spies"][0]["strength"] == 3
+    assert ENGINE.view(state, 0)["police"][0]["strength"] == 2
+    assert ENGINE.view(state, 1)["spies"][0]["strength"] is None
+    assert ENGINE.view(state, 1)["police"][0]["strength"] is None
+    public = [e for e in ENGINE.events(state, 1) if e["event"] == "search_result"]
+    assert public == [
+        {"event": "search_result", "power": "F", "spy": "G-spy-1", "city": "paris", "result": "no effect"}
+    ]
+    private = [e for e in ENGINE.events(state, 0) if e["event"] == "comparison"]
+    assert private[0]["spy_strength"] == 3 and private[0]["police_strength"] == 2
+
+
+def test_ruling_7_a_spy_passing_through_a_police_city_may_be_searched() -> None:
+    state = table(power="G", phase=MOVE, police=[("F", 1, "lille")], spies=[("G", 3, "brussels")])
+    state = act(state, {"type": "move", "spy": "G-spy-1", "to": "lille"})
+    assert ENGINE.to_act(state) == {3}
+
+
+def test_ruling_7_recruited_spies_have_not_moved() -> None:
+    state = table(
+        power="F", phase=MOVE, police=[("G", 3, "paris")], hands={"F": ["recruit"]}, reserve={"F": [(2, 2)]}
+    )
+    state = act(state, {"type": "recruit", "strength": 2, "value": 2})
+    assert state.window is None and spy(state, "F-spy-1").where == "paris"
+
+
+def test_ruling_8_an_uncontrolled_counterspy_is_removed_with_no_effect() -> None:
+    state = table(
+        power="F",
+        phase=MOVE,
+        spies=[("F", 1, "vienna")],
+        secrets=[{"where": "vienna", "origin": None, "counterspy": 5}],
+        hands={"F": ["discovery"]},
+    )
+    state = act(state, {"type": "discover", "spy": "F-spy-1", "secret": "S1"})
+    assert secret(state, "S1").status == REMOVED and spy(state, "F-spy-1").status == "map"
+
+
+def test_ruling_8_papers_do_not_avoid_a_counterspy() -> None:
+    state = table(
+        power="F",
+        phase=MOVE,
+        spies=[("F", 1, "berlin"), ("G", 1, "berlin")],
+        secrets=[{"where": "berlin", "origin": "G", "counterspy": 3, "controller": "G-spy-1"}],
+        hands={"F": ["discovery", "papers"]},
+    )
+    state = act(state, {"type": "discover", "spy": "F-spy-1", "secret": "S1"})
+    assert state.window is not None and state.window.kind == COVER and ENGINE.to_act(state) == {0}
+    state = act(state, DECLINE)
+    assert spy(state, "F-spy-1").status == CAPTURED and "papers" in state.hands[3]
+
+
+def test_ruling_8_counterspies_have_no_victory_point_value() -> None:
+    assert all(s.value == 0 for s in BOARD.secrets if s.counterspy)
+
+
+def test_ruling_8_a_counterspy_capture_outside_neutral_countries_goes_to_the_record() -> None:
+    state = table(
+        power="F",
+        phase=MOVE,
+        spies=[("F", 1, "tripoli"), ("I", 1, "tripoli")],
+        secrets=[{"where": "tripoli", "origin": "I", "counterspy": 3, "controller": "I-spy-1"}],
+        hands={"F": ["discovery"]},
+    )
+    state = act(state, {"type": "discover", "spy": "F-spy-1", "secret": "S1"}, DECLINE)
+    assert spy(state, "F-spy-1").status == CAPTURED and spy(state, "F-spy-1").captor == 1
+
+
+def test_ruling_9_a_spy_that_controls_a_secret_cannot_discover_another() -> None:
+    state = table(
+        power="F",
+        phase=MOVE,
+        spies=[("F", 2, "vienna")],
+        secrets=[
+            {"where": "vienna", "origin": None, "controller": "F-spy-1"},
+            {"where": "vienna", "origin": None},
+        ],
+        hands={"F": ["discovery"]},
+    )
+    assert "discover" not in legal_types(state)
+
+
+def test_ruling_9_a_covered_discovery_shows_nothing() -> None:
+    state = table(
+        power="F",
+        phase=MOVE,
+        spies=[("F", 2, "prague"), ("G", 1, "prague")],
+        secrets=[{"where": "prague", "origin": None, "controller": "G-spy-1", "known": ["G"]}],
+        hands={"F": ["discovery"], "G": ["cover"]},
+    )
+    state = act(state, {"type": "discover", "spy": "F-spy-1", "secret": "S1"}, {"type": "cover"})
+    assert secret(state, "S1").controller == "G-spy-1" and 3 not in secret(state, "S1").known
+    assert state.money[3] == 16 and state.money[0] == 17
+
+
+def test_ruling_10_cover_is_asked_of_the_defender_even_without_a_chit() -> None:
+    state = table(
+        power="F", phase=MOVE, spies=[("F", 2, "prague"), ("G", 1, "prague")], hands={"F": ["sanction"]}
+    )
+    state = act(state, {"type": "sanction", "spy": "F-spy-1", "target": "G-spy-1"})
+    assert ENGINE.legal(state, 0) == [DECLINE]
+
+
+def test_ruling_11_a_sanctioned_spy_is_removed_for_good_and_scores_a_marker() -> None:
+    state = table(
+        power="F",
+        phase=MOVE,
+        year=1934,
+        spies=[("F", 2, "prague"), ("G", 5, "prague")],
+        secrets=[{"where": "prague", "origin": None, "controller": "G-spy-1"}],
+        hands={"F": ["sanction"]},
+    )
+    state = act(state, {"type": "sanction", "spy": "F-spy-1", "target": "G-spy-1"}, DECLINE)
+    assert spy(state, "G-spy-1").status == SANCTIONED and spy(state, "G-spy-1").where is None
+    assert secret(state, "S1").controller is None
+    assert state.sanctions == ((3, "G-spy-1", 1934),)
+    assert ENGINE.view(state, None)["power_info"][3]["victory_points"] == BOARD.sanction_marker_value * 4
+    assert "escape" not in legal_types(replace(state, power=0, hands=(("escape",), (), (), (), ())))
+
+
+def test_ruling_12_a_recruited_spy_enters_the_capital_and_may_move() -> None:
+    state = table(power="I", phase=MOVE, hands={"I": ["recruit"]}, reserve={"I": [(4, 4), (1, 1)]})
+    assert {a["strength"] for a in ENGINE.legal(state, 1) if a["type"] == "recruit"} == {4, 1}
+    state = act(state, {"type": "recruit", "strength": 4, "value": 4})
+    assert spy(state, "I-spy-1").where == "rome"
+    assert any(a["type"] == "move" and a["spy"] == "I-spy-1" for a in ENGINE.legal(state, 1))
+
+
+def test_ruling_12_an_escaped_spy_leaves_the_neutral_box_for_the_capital() -> None:
+    from games.spies.engine import Piece
+
+    state = table(power="R", phase=MOVE, hands={"R": ["escape"]})
+    state = replace(state, spies=(Piece("R-spy-1", 2, True, 2, 2, None, BOX),))
+    state = act(state, {"type": "escape", "spy": "R-spy-1"})
+    assert spy(state, "R-spy-1").where == "moscow" and spy(state, "R-spy-1").status == "map"
+
+
+def test_ruling_13_no_chit_is_played_while_a_spy_is_at_sea() -> None:
+    state = table(
+        power="B",
+        phase=MOVE,
+        spies=[("B", 3, "london"), ("B", 1, "london")],
+        hands={"B": ["recruit"]},
+        reserve={"B": [(1, 1)]},
+    )
+    assert "recruit" in legal_types(state)
+    state = act(state, {"type": "move", "spy": "B-spy-1", "to": "north_sea"})
+    assert legal_types(state) == {"move"}
+
+
+def test_ruling_14_beginning_another_spy_finishes_the_first() -> None:
+    state = table(power="G", phase=MOVE, spies=[("G", 3, "berlin"), ("G", 2, "munich")])
+    state = act(
+        state,
+        {"type": "move", "spy": "G-spy-1", "to": "leipzig"},
+        {"type": "move", "spy": "G-spy-2", "to": "vienna"},
+    )
+    assert state.turn.mover == "G-spy-2" and state.turn.used == 1
+    assert state.turn.moved == {"G-spy-1", "G-spy-2"}
+
+
+def test_ruling_15_cashing_in_is_a_choice_made_in_the_capital() -> None:
+    state = table(
+        power="G",
+        phase=MOVE,
+        spies=[("G", 3, "berlin")],
+        secrets=[{"where": "berlin", "origin": None, "controller": "G-spy-1", "known": ["G"]}],
+    )
+    assert {"type": "cash", "spy": "G-spy-1"} in ENGINE.legal(state, 0)
+    moved = act(state, {"type": "move", "spy": "G-spy-1", "to": "hamburg"})
+    assert secret(moved, "S1").status == "map" and secret(moved, "S1").where == "hamburg"
+
+
+def test_ruling_16_a_power_without_tiles_skips_the_event_step() -> None:
+    state = table(power="F", phase=MOVE, tiles={"B": []})
+    state = act(state, {"type": "end_turn"})
+    assert state.power == 4 and state.phase == POLICE
+
+
+def test_ruling_16_an_empty_cup_gives_nothing() -> None:
+    state = table(power="G", phase=EVENT, tiles={"G": ["G1"]}, spies=[("R", 2, "berlin")])
+    state = replace(state, cup=())
+    state = act(state, {"type": "play_event", "tile": "G1"})
+    assert state.hands[2] == () and state.phase == POLICE
+
+
+def test_ruling_17_powers_over_the_limit_return_chits_one_at_a_time_in_turn_order() -> None:
+    seven = ["papers"] * 7
+    state = table(
+        power="G",
+        phase=EVENT,
+        tiles={"G": ["G1"]},
+        spies=[("I", 2, "berlin"), ("R", 2, "berlin")],
+        hands={"I": seven, "R": ["cover"] * 7},
+    )
+    state = act(state, {"type": "play_event", "tile": "G1"})
+    assert state.window is not None and state.window.kind == SURPLUS and state.window.power == 1
+    state = act(state, {"type": "return_chit", "chit": "papers"})
+    assert state.window is not None and state.window.power == 2
+    state = act(state, {"type": "return_chit", "chit": "cover"})
+    assert state.window is None and state.phase == POLICE
+    assert [e["event"] for e in ENGINE.events(state, 0)][-2:] == ["return_chit", "return_chit"]
+
+
+def test_ruling_18_an_offer_can_be_accepted_only_by_a_power_able_to_pay() -> None:
+    state = table(power="G", phase=MOVE, hands={"F": []})
+    state = act(
+        state,
+        {"type": "offer", "to": "F"},
+        {"type": "offer_add", "item": "ask_chit", "chit": "cover"},
+        {"type": "offer_send"},
+    )
+    assert ENGINE.legal(state, 3) == [DECLINE]
+
+
+def test_ruling_18_offers_per_turn_are_limited_by_the_option() -> None:
+    state = table(power="G", phase=MOVE, offers_per_turn=1)
+    state = act(state, {"type": "offer", "to": "F"}, {"type": "offer_cancel"})
+    assert "offer" not in legal_types(state)
+    assert "offer" not in legal_types(table(power="G", phase=MOVE, offers_per_turn=0))
+
+
+def test_ruling_18_no_offer_while_a_spy_is_at_sea() -> None:
+    state = table(power="B", phase=MOVE, spies=[("B", 3, "london")])
+    state = act(state, {"type": "move", "spy": "B-spy-1", "to": "north_sea"})
+    assert "offer" not in legal_types(state)
+
+
+def test_ruling_19_foreign_secrets_not_cashed_in_score_nothing() -> None:
+    state = table(
+        power="B",
+        phase=MOVE,
+        year=1939,
+        spies=[("F", 1, "lyon")],
+        secrets=[{"where": "lyon", "origin": None, "value": 5, "controller": "F-spy-1", "known": ["F"]}],
+    )
+    state = act(state, {"type": "end_turn"})
+    assert state.phase == OVER and secret(state, "S1").status == "map"
+    assert ENGINE.view(state, None)["power_info"][3]["victory_points"] == 0
+
+
+def test_ruling_20_a_seat_with_two_powers_is_ranked_by_its_better_power() -> None:
+    state = table(
+        power="B",
+        phase=MOVE,
+        year=1939,
+        seats=3,
+        secrets=[
+            {"where": "rome", "origin": "I", "value": 1},
+            {"where": "moscow", "origin": "R", "value": 2},
+            {"where": "paris", "origin": "F", "value": 1},
+            {"where": "london", "origin": "B", "value": 1},
+        ],
+    )
+    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
+    assert outcome is not None
+    assert outcome.scores == (2.0, 4.0, 2.0)
+    assert outcome.places == (2, 1, 2)
+    assert outcome.detail["scored_power"] == ["I", "R", "F"]  # the richer of F and B (equal: first)
+
+
+def test_ruling_20_in_the_two_player_game_russia_belongs_to_no_seat_and_both_see_it() -> None:
+    state = table(
+        power="B",
+        phase=MOVE,
+        year=1939,
+        seats=2,
+        secrets=[{"where": "moscow", "origin": "R", "value": 5}],
+        hands={"R": ["papers"]},
+    )
+    assert ENGINE.view(state, 0)["power_info"][2]["hand"] == ["papers"]
+    assert ENGINE.view(state, 1)["power_info"][2]["hand"] == ["papers"]
+    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
+    assert outcome is not None
+    assert outcome.scores == (0.0, 0.0)
+    assert outcome.detail["powers"]["R"]["seat"] is None and outcome.detail["winners"] == ["R"]
+
+
+def test_ruling_20_russia_changes_hands_when_the_year_changes() -> None:
+    state = table(power="B", phase=MOVE, seats=2, year=1933)
+    state = act(state, {"type": "end_turn"})
+    while state.power != 2:
+        state = act(state, ENGINE.timeout_action(state, seat(state)) or {})
+    assert state.year == 1934 and ENGINE.to_act(state) == {1}
+
+
+def test_ruling_21_two_powers_of_one_player_may_search_each_other() -> None:
+    state = table(power="G", phase=SEARCH, seats=4, police=[("G", 3, "berlin")], spies=[("I", 1, "berlin")])
+    assert {"type": "search", "spy": "I-spy-1"} in ENGINE.legal(state, 0)
+    state = act(state, {"type": "search", "spy": "I-spy-1"})
+    assert ENGINE.to_act(state) == {0} and ENGINE.acting_power(state) == 1
+
+
+def test_ruling_22_turn_clock_keys_change_with_each_turn() -> None:
+    state = table(power="F", phase=MOVE, turn_minutes=5)
+    assert ENGINE.turn_clock(state) == {"key": "1933:F", "seconds": 300}
+    state = act(state, {"type": "end_turn"})
+    assert ENGINE.turn_clock(state) == {"key": "1933:B", "seconds": 300}
+
+
+def test_ruling_22_timeout_actions_finish_a_turn() -> None:
+    state = table(
+        power="G", phase=EVENT, tiles={"G": ["G1", "G2"]}, police=[("G", 1, "berlin")], turn_minutes=5
+    )
+    moves = []
+    while state.power == 0:
+        action = ENGINE.timeout_action(state, seat(state))
+        assert action is not None
+        moves.append(action["type"])
+        state = act(state, action)
+    assert moves == ["discard_event", "police_done", "end_turn"]
+
+
+def test_ruling_22_a_timeout_lands_a_spy_at_sea() -> None:
+    state = table(power="B", phase=MOVE, spies=[("B", 3, "london")])
+    state = act(state, {"type": "move", "spy": "B-spy-1", "to": "north_sea"})
+    action = ENGINE.timeout_action(state, 4)
+    assert action is not None and action["type"] == "move" and action["to"] not in BOARD.sea_zones
+    assert ENGINE.timeout_action(state, 0) is None
+
+
+def test_rulings_are_all_written_in_the_docstring() -> None:
+    import games.spies
+
+    doc = games.spies.__doc__ or ""
+    for n in range(1, 23):
+        assert f"\n{n}. **" in doc or f"\n{n:>2}. **" in doc or f" {n}. **" in doc, n
+
+
+@pytest.mark.parametrize(
+    "bad", [{"type": "fly"}, {"type": "move"}, {"type": "end_turn", "now": True}, "end_turn", None]
+)
+def test_illegal_actions_are_refused_with_a_reason(bad: object) -> None:
+    state = table(power="G", phase=MOVE, spies=[("G", 3, "berlin")])
+    with pytest.raises(IllegalAction) as info:
+        ENGINE.apply(state, 0, bad)  # type: ignore[arg-type]
+    assert info.value.reason
