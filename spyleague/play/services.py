@@ -322,13 +322,18 @@ def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
     return made
 
 
-def match_timeouts_close(*, now: Any = None) -> int:
-    """Close reaction windows whose time ran out, answering for the seats still to act."""
+def match_timeouts_close(*, now: Any = None, match_id: int | None = None) -> int:
+    """Close reaction windows whose time ran out, answering for the seats still to act.
+
+    Celery beat runs it every few seconds; pages also run it for their match when they see a
+    deadline has passed, so windows close on time without a beat process too.
+    """
     now = now or timezone.now()
     closed = 0
-    for match_id in Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=now).values_list(
-        "pk", flat=True
-    ):
+    due = Match.objects.filter(status=Match.Status.PLAYING, deadline__lte=now)
+    if match_id is not None:
+        due = due.filter(pk=match_id)
+    for match_id in due.values_list("pk", flat=True):
         with transaction.atomic():
             match = _lock(match_id)
             if match.deadline is None or match.deadline > now:
@@ -339,8 +344,10 @@ def match_timeouts_close(*, now: Any = None) -> int:
             if timeout is None:
                 continue
             for seat in sorted(engine.to_act(state)):
+                if match.status != Match.Status.PLAYING or seat not in engine.to_act(state):
+                    continue
                 action = timeout(state, seat)
-                if action is not None and match.status == Match.Status.PLAYING:
+                if action is not None:
                     state = _apply(match, seat, action)
             closed += 1
             _after_change(match)

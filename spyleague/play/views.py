@@ -99,7 +99,19 @@ def options_from_post(game: str, post: Any) -> dict[str, Any]:
     return options
 
 
+def _close_if_due(match: Match) -> Match:
+    """A reaction window past its deadline is closed before anyone looks at the match."""
+    from django.utils import timezone
+
+    if match.deadline is not None and match.deadline <= timezone.now():
+        services.match_timeouts_close(match_id=match.pk)
+        match.refresh_from_db()
+    return match
+
+
 def _picture(request: HttpRequest, match: Match, upto: int | None = None) -> Any:
+    if upto is None:
+        _close_if_due(match)
     seat = services.seat_of(match=match, user=request.user)
     return match_picture(match=match, seat=seat, upto=upto)
 
@@ -112,7 +124,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 def match_board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board fragment; 204 (no swap) when the version the page has is still current."""
-    match = get_object_or_404(Match, pk=pk)
+    match = _close_if_due(get_object_or_404(Match, pk=pk))
     seen = request.GET.get("v")
     if seen is not None and seen == f"{match.version}-{match.status}-{match.updated.timestamp():.3f}":
         return HttpResponse(status=204)

@@ -76,3 +76,45 @@ def test_health_reports_the_broker(client: Any, db: Any) -> None:
     data = client.get("/health/").json()
     assert data["broker"] == {"ok": True, "mode": "broker", "transport": data["broker"]["transport"]}
     assert data["database"]["ok"] is True
+
+
+@pytest.mark.django_db(transaction=True)
+def test_live_updates_wake_through_redis_pubsub() -> None:
+    """A move published on Redis wakes every web process's event stream at once.
+
+    The stream also re-reads the database every 5 seconds; getting the update well inside that
+    shows the Redis notice, not the fallback, delivered it.
+    """
+    need(bool(settings.REDIS_URL), "REDIS_URL is not set: live updates read the database.")
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from spyleague.play import live
+    from spyleague.play.models import Match
+    from spyleague.play.views import _async_stream
+
+    match = Match.objects.create(game="black-spy", seats=4, seed=1)
+
+    def move() -> None:
+        Match.objects.filter(pk=match.pk).update(version=1)
+        live.publish(match.pk, 1)
+
+    async def watch() -> float:
+        stream = _async_stream(match.pk, None)
+        try:
+            assert (await anext(stream)).startswith("retry")
+            assert (await anext(stream)).startswith("event: update\ndata: 0-")
+            waiting = asyncio.ensure_future(anext(stream))
+            await asyncio.sleep(0.3)  # the stream is now waiting on Redis
+            started = time.monotonic()
+            await sync_to_async(move)()
+            update = await asyncio.wait_for(waiting, timeout=4)
+            assert update.startswith("event: update\ndata: 1-")
+            return time.monotonic() - started
+        finally:
+            await stream.aclose()  # type: ignore[attr-defined]
+
+    elapsed = asyncio.run(watch())
+    assert elapsed < 2.0, f"the update took {elapsed:.2f} s"
+    print(f"live update through Redis in {elapsed * 1000:.0f} ms")
