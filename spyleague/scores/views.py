@@ -147,8 +147,10 @@ def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str,
         result
         and result.status == Result.Status.REPORTED
         and getattr(me, "is_authenticated", False)
-        and result.entered_by_id != me.pk
-        and (any(p.user_id == me.pk for p in pads.players_of(pad)) or (pad.club and _is_scorer(me, pad.club)))
+        and (
+            (result.entered_by_id != me.pk and any(p.user_id == me.pk for p in pads.players_of(pad)))
+            or (result.club is not None and _is_scorer(me, result.club))
+        )
     )
     return {
         "pad": pad,

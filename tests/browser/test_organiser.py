@@ -1,0 +1,148 @@
+"""An organiser runs a Swiss from the pages alone: create, register, pair, publish, results, standings."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from spyleague.clubs.models import Membership, Player
+from spyleague.tournaments.models import Event, Standing
+
+from .conftest import no_sideways_scroll, shot
+from .test_black_spy import log_in
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_ten_player_swiss_run_from_the_pages(page: Any, make_user: Any) -> None:
+    log_in(page, make_user, "otto")
+    page.goto("/clubs/new/")
+    page.fill("#id_name", "Checkpoint Charlie")
+    page.get_by_role("button", name="Create the club").click()
+    page.wait_for_url("**/clubs/checkpoint-charlie/")
+    for i in range(9):
+        page.fill("#id_name", f"Racer {i + 1}")
+        page.get_by_role("button", name="Add player").click()
+        page.wait_for_load_state()
+    assert Membership.objects.filter(club__slug="checkpoint-charlie").count() == 10
+
+    page.get_by_role("link", name="New event").click()
+    page.fill("#id_name", "Friday Swiss")
+    page.select_option("#id_game", "spy-vs-spy")
+    page.fill("#id_rounds", "3")
+    page.fill("#id_table_size", "2")
+    page.get_by_role("button", name="Create the event").click()
+    page.wait_for_selector("text=Run the event")
+    options = page.locator("#add-players option")
+    page.select_option(
+        "#add-players", [options.nth(i).get_attribute("value") for i in range(options.count())]
+    )
+    page.get_by_role("button", name="Register", exact=True).click()
+    page.wait_for_selector("text=Registered 10 players")  # the nine and the organiser
+    event = Event.objects.get(name="Friday Swiss")
+    assert event.entrants.count() == 10
+
+    rng = random.Random(3)
+    for number in (1, 2, 3):
+        page.get_by_role("button", name="Pair the next round").click()
+        page.wait_for_selector(f"text=Publish round {number}", timeout=20_000)
+        if number == 1:
+            shot(page, "organiser-draft")
+        page.get_by_role("button", name=f"Publish round {number}").click()
+        page.wait_for_selector(f"text=Round {number} is published")
+        links = [a.get_attribute("href") for a in page.locator(f"#round-{number} a.badge").all()]
+        assert len(links) == 5
+        for href in links:
+            page.goto(href)
+            a, b = rng.sample(range(-5, 15), 2)
+            page.fill("[name=score_0]", str(a))
+            page.fill("[name=score_1]", str(b))
+            page.get_by_role("button", name="Enter the result").click()
+            page.get_by_role("button", name="Confirm the result").click()
+            page.wait_for_selector("text=Result confirmed")
+        page.goto(event.get_absolute_url())
+    shot(page, "organiser-standings")
+    rows = list(Standing.objects.filter(event=event).order_by("rank"))
+    assert len(rows) == 10 and all(r.games == 3 for r in rows)
+    assert rows[0].points >= 6
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    page.goto(f"/events/{event.pk}/screen/")
+    shot(page, "organiser-screen")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(event.get_absolute_url())
+    assert no_sideways_scroll(page)
+    assert Player.objects.filter(name__startswith="Racer").count() == 9
+
+
+def test_a_24_player_black_spy_event_at_tables_of_4_with_a_scorepad_table(page: Any, make_user: Any) -> None:
+    """The issue's own run: 24 players, five rounds at tables of 4; one table a round on the scorepad."""
+    log_in(page, make_user, "olga")
+    page.goto("/clubs/new/")
+    page.fill("#id_name", "The Black Chamber")
+    page.get_by_role("button", name="Create the club").click()
+    page.wait_for_url("**/clubs/the-black-chamber/")
+    from spyleague.clubs.models import Club
+
+    club = Club.objects.get(slug="the-black-chamber")
+    for i in range(23):  # quicker than 23 form posts; the form itself is tested above
+        Membership.objects.create(
+            club=club, player=Player.objects.create(name=f"Agent {i + 1:02d}", guest_of=club)
+        )
+    page.get_by_role("link", name="New event").click()
+    page.fill("#id_name", "Winter Black Spy Open")
+    page.select_option("#id_game", "black-spy")
+    page.fill("#id_rounds", "5")
+    page.get_by_role("button", name="Create the event").click()
+    page.wait_for_selector("text=Run the event")
+    options = page.locator("#add-players option")
+    page.select_option(
+        "#add-players", [options.nth(i).get_attribute("value") for i in range(options.count())]
+    )
+    page.get_by_role("button", name="Register", exact=True).click()
+    page.wait_for_selector("text=Registered 24 players")
+    event = Event.objects.get(name="Winter Black Spy Open")
+    rng = random.Random(5)
+    met: set[frozenset[str]] = set()
+    repeats = 0
+    for number in range(1, 6):
+        page.get_by_role("button", name="Pair the next round").click()
+        page.get_by_role("button", name=f"Publish round {number}").click()
+        page.wait_for_selector(f"text=Round {number} is published")
+        links = [a.get_attribute("href") for a in page.locator(f"#round-{number} a.badge").all()]
+        assert len(links) == 6
+        for index, href in enumerate(links):
+            page.goto(href)
+            names = [n.strip() for n in page.locator("table.data tbody td:nth-child(2)").all_text_contents()]
+            pairs = {frozenset((a, b)) for a in names for b in names if a < b}
+            repeats += len(pairs & met)
+            met |= pairs
+            if index == 0:  # this table keeps its game on the Black Spy scorepad
+                page.get_by_role("link", name="Open the scorepad").click()
+                page.fill("#end_value", "40")
+                page.get_by_role("button", name="Start the scorepad").click()
+                for deal in ([25, 15, 15, 5], [20, 10, 20, 10]):
+                    for i, points in enumerate(deal):
+                        page.fill(f"#points_{i}", str(points))
+                    page.get_by_role("button", name="Add the deal").click()
+                    page.wait_for_load_state()
+                page.get_by_role("button", name="Confirm the result").click()
+                page.wait_for_selector("text=Result confirmed")
+                continue
+            scores = rng.sample(range(30, 160, 5), 4)
+            for i, score in enumerate(scores):
+                page.fill(f"[name=score_{i}]", str(score))
+            page.get_by_role("button", name="Enter the result").click()
+            page.get_by_role("button", name="Confirm the result").click()
+            page.wait_for_selector("text=Result confirmed")
+        page.goto(event.get_absolute_url())
+    shot(page, "organiser-24-standings")
+    assert repeats == 0
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED
+    rows = list(Standing.objects.filter(event=event).order_by("rank"))
+    assert len(rows) == 24 and all(r.games == 5 for r in rows)
+    board = page.goto("/leaderboards/?game=black-spy&club=the-black-chamber")
+    assert board is not None and page.locator("table.data tbody tr").count() == 24
