@@ -86,6 +86,16 @@ class EventSerializer(serializers.ModelSerializer[Event]):
         size = attrs.get("table_size", getattr(self.instance, "table_size", None))
         if game and size is not None and (problem := table_size_problem(game=game, table_size=size)):
             raise serializers.ValidationError({"table_size": problem})
+        from pairing.standings import TIEBREAKS
+
+        tiebreaks = attrs.get("tiebreaks") or []
+        if not isinstance(tiebreaks, list) or any(t not in TIEBREAKS for t in tiebreaks):
+            raise serializers.ValidationError({"tiebreaks": f"Choose tiebreaks from {', '.join(TIEBREAKS)}."})
+        points = attrs.get("points_by_place") or []
+        if points and (not isinstance(points, list) or len(points) != size):
+            raise serializers.ValidationError(
+                {"points_by_place": f"Give {size} numbers, one for each place."}
+            )
         return attrs
 
 

@@ -154,8 +154,8 @@ class EventViewSet(viewsets.ModelViewSet[Event]):
         club = data.pop("club")
         if not has_club_role(user=self.request.user, club=club, role=Role.ORGANISER):
             raise PermissionDenied("Only the club's organisers can create events.")
-        data.pop("points_by_place", None)
-        data.pop("tiebreaks", None)
+        data["points_by_place"] = data.get("points_by_place") or None
+        data["tiebreaks"] = data.get("tiebreaks") or None
         serializer.instance = event_services.event_create(club=club, user=self.request.user, **data)
 
     @extend_schema(responses=EntrantSerializer(many=True))

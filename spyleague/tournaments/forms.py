@@ -22,13 +22,54 @@ class EventForm(forms.Form):
         required=False,
         help_text="Knockout heats and groups: how many of each table or group go through.",
     )
+    points_by_place = forms.CharField(
+        required=False,
+        label="Tournament points by place",
+        help_text="First place first, separated by commas, e.g. 4,2,1,0. Empty: the default for the table size.",
+    )
+    tiebreaks = forms.CharField(
+        required=False,
+        label="Tiebreaks, in order",
+        help_text="Empty: tournament_points, game_points, opponents_average, wins, head_to_head. "
+        "Reorder or drop any of these names.",
+    )
     starts = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
+
+    def clean_points_by_place(self) -> list[float] | None:
+        raw = (self.cleaned_data.get("points_by_place") or "").strip()
+        if not raw:
+            return None
+        try:
+            return [float(part) for part in raw.replace(";", ",").split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError("Write numbers separated by commas, e.g. 4,2,1,0.") from None
+
+    def clean_tiebreaks(self) -> list[str] | None:
+        from pairing.standings import TIEBREAKS
+
+        raw = (self.cleaned_data.get("tiebreaks") or "").strip()
+        if not raw:
+            return None
+        names = [part.strip() for part in raw.replace(";", ",").split(",") if part.strip()]
+        unknown = [n for n in names if n not in TIEBREAKS]
+        if unknown:
+            raise forms.ValidationError(
+                f"Unknown tiebreak {unknown[0]!r}: choose from {', '.join(TIEBREAKS)}."
+            )
+        if len(set(names)) != len(names):
+            raise forms.ValidationError("Name each tiebreak once.")
+        return names
 
     def clean(self) -> dict[str, object]:
         from .services import table_size_problem
 
         data = super().clean() or {}
         data["advance"] = data.get("advance") or 2
+        points, size = data.get("points_by_place"), data.get("table_size")
+        if isinstance(points, list) and isinstance(size, int) and len(points) != size:
+            self.add_error(
+                "points_by_place", f"Give {size} numbers, one for each place at a table of {size}."
+            )
         game, size = data.get("game"), data.get("table_size")
         if (
             isinstance(game, str)

@@ -75,6 +75,8 @@ def event_create(
     advance: int = 2,
     groups: int = 0,
     league: League | None = None,
+    points_by_place: list[float] | None = None,
+    tiebreaks: list[str] | None = None,
 ) -> Event:
     problem = table_size_problem(game=game, table_size=table_size)
     if problem:
@@ -99,8 +101,8 @@ def event_create(
         advance=advance,
         groups=groups,
         league=league if league is not None and league.club_id == club.pk else None,
-        points_by_place=list(DEFAULT_POINTS[table_size]),
-        tiebreaks=DEFAULT_TIEBREAKS,
+        points_by_place=points_by_place or list(DEFAULT_POINTS[table_size]),
+        tiebreaks=tiebreaks or DEFAULT_TIEBREAKS,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
 

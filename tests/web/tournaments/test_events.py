@@ -246,3 +246,31 @@ def test_results_feed_ratings_and_the_leaderboard(client: Any, club: Any, organi
     page = client.get(reverse("ratings:leaderboards"), {"game": "black-spy"}).content.decode()
     assert page.count("<tr>") == 9  # header + 8 players
     assert not Table.objects.filter(round__event=event, status=Table.Status.WAITING).exists()
+
+
+def test_points_and_tiebreaks_are_the_organisers_choice(client: Any, club: Any, organiser: Any) -> None:
+    client.force_login(organiser)
+    base = {
+        "name": "Custom",
+        "game": "black-spy",
+        "kind": "tournament",
+        "format": "swiss",
+        "rounds": 3,
+        "table_size": 4,
+        "bye_rule": "win",
+    }
+    bad = client.post(reverse("tournaments:create", args=[club.slug]), {**base, "points_by_place": "5,3,1"})
+    assert "Give 4 numbers" in bad.content.decode()
+    bad = client.post(reverse("tournaments:create", args=[club.slug]), {**base, "tiebreaks": "wins,luck"})
+    assert "Unknown tiebreak &#x27;luck&#x27;" in bad.content.decode()
+    client.post(
+        reverse("tournaments:create", args=[club.slug]),
+        {**base, "points_by_place": "5, 3, 1, 0", "tiebreaks": "tournament_points, wins"},
+    )
+    event = Event.objects.get(name="Custom")
+    assert event.points_by_place == [5.0, 3.0, 1.0, 0.0]
+    assert event.tiebreaks == ["tournament_points", "wins"]
+    for i in range(4):
+        services.entrant_register(user=organiser, event=event, player=Player.objects.create(name=f"C{i}"))
+    play_round(event, organiser)
+    assert sorted(s.points for s in Standing.objects.filter(event=event)) == [0.0, 1.0, 3.0, 5.0]
