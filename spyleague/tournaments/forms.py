@@ -25,7 +25,8 @@ class EventForm(forms.Form):
     points_by_place = forms.CharField(
         required=False,
         label="Tournament points by place",
-        help_text="First place first, separated by commas, e.g. 4,2,1,0. Empty: the default for the table size.",
+        help_text="First place first, separated by commas, e.g. 4,2,1,0. "
+        "Empty: the default for the table size.",
     )
     tiebreaks = forms.CharField(
         required=False,
