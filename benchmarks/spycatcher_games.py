@@ -20,30 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.core import RandomBot, chance
+from playout import random_games, win_rate
+
 from games.spycatcher import ENGINE
 from games.spycatcher.bots import BOTS, play_game
-
-
-def random_games(games: int, seats: int, with_view: bool, options: dict[str, int]) -> tuple[float, int]:
-    """Play ``games`` random games; return (seconds, moves)."""
-    bot = RandomBot()
-    moves = 0
-    began = time.perf_counter()
-    for seed in range(games):
-        rng = chance(seed, "benchmark")
-        state = ENGINE.start(seats, seed, options)
-        while True:
-            to_act = ENGINE.to_act(state)
-            if not to_act:
-                break
-            seat = min(to_act)
-            legal = ENGINE.legal(state, seat)
-            view = ENGINE.view(state, seat) if with_view else {}
-            state = ENGINE.apply(state, seat, bot.choose(view, legal, rng))
-            moves += 1
-        assert ENGINE.outcome(state) is not None
-    return time.perf_counter() - began, moves
 
 
 def heuristic_games(games: int, seats: int) -> tuple[float, int, float]:
@@ -59,21 +39,6 @@ def heuristic_games(games: int, seats: int) -> tuple[float, int, float]:
     return time.perf_counter() - began, moves, rounds / games
 
 
-def win_rate(games: int, seats: int) -> float:
-    """The heuristic bot's share of wins (ties split) against random bots, rotating its seat."""
-    wins = 0.0
-    for seed in range(games):
-        seat = seed % seats
-        bots = [BOTS["random"]] * seats
-        bots[seat] = BOTS["heuristic"]
-        state, _ = play_game(bots, seed)
-        outcome = ENGINE.outcome(state)
-        assert outcome is not None
-        if seat in outcome.winners:
-            wins += 1 / len(outcome.winners)
-    return wins / games
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -87,12 +52,12 @@ def main() -> None:
     args = parser.parse_args()
     options = {} if args.turn_limit is None else {"turn_limit": args.turn_limit}
 
-    seconds, moves = random_games(args.games, args.seats, with_view=False, options=options)
+    seconds, moves, last = random_games(ENGINE, args.games, args.seats, with_view=False, options=options)
     print(
         f"{args.games} random {args.seats}-player games: {args.games / seconds:,.1f} games/s "
         f"({moves / args.games:,.0f} moves a game, {moves / seconds:,.0f} moves/s)"
     )
-    seconds, moves = random_games(args.games, args.seats, with_view=True, options=options)
+    seconds, moves, _last = random_games(ENGINE, args.games, args.seats, with_view=True, options=options)
     print(
         f"  with a view before every move: {args.games / seconds:,.1f} games/s "
         f"({moves / seconds:,.0f} moves/s)"
@@ -104,7 +69,7 @@ def main() -> None:
     )
     if args.winrate:
         for seats in range(2, 7):
-            rate = win_rate(args.winrate, seats)
+            rate = win_rate(ENGINE, BOTS, play_game, args.winrate, seats)
             print(f"heuristic vs random, {seats} players: wins {rate:.1%} (one random seat: {1 / seats:.1%})")
 
 

@@ -1,8 +1,10 @@
 """Shared pieces of the rules engines: the protocol, errors, seeded chance, options, bots."""
 
+from .actions import is_listed, same_json
 from .bots import Bot, RandomBot
 from .chance import chance, shuffled
 from .errors import IllegalAction, InvalidOptions, UnknownGame
+from .log import LogEntry, log_events
 from .options import Option, describe_options, validate_options
 from .protocol import Action, Engine, Outcome, State, places_from_scores, replay
 
@@ -12,6 +14,7 @@ __all__ = [
     "Engine",
     "IllegalAction",
     "InvalidOptions",
+    "LogEntry",
     "Option",
     "Outcome",
     "RandomBot",
@@ -19,8 +22,11 @@ __all__ = [
     "UnknownGame",
     "chance",
     "describe_options",
+    "is_listed",
+    "log_events",
     "places_from_scores",
     "replay",
+    "same_json",
     "shuffled",
     "validate_options",
 ]

@@ -19,6 +19,7 @@ from games.core import (
     Option,
     Outcome,
     chance,
+    is_listed,
     shuffled,
     validate_options,
 )
@@ -241,19 +242,6 @@ def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
 
 def _with(items: tuple[str, ...], *more: str) -> tuple[str, ...]:
     return tuple(sorted((*items, *more)))
-
-
-def _same(a: object, b: object) -> bool:
-    """JSON equality that does not confuse True with 1."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        assert isinstance(b, dict)
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        assert isinstance(b, list)
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
 
 
 def seat_of(state: SpiesState, power: int) -> int:
@@ -801,7 +789,7 @@ class Spies:
         if seat not in self.to_act(state):
             raise IllegalAction(self._not_now(state, seat))
         legal = self._legal_cached(state, seat)
-        if not any(action == a and _same(action, a) for a in legal):
+        if not is_listed(action, legal):
             raise IllegalAction(self._why_illegal(state, seat, action, legal))
         return self._do(state, action)
 

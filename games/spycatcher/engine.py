@@ -17,9 +17,12 @@ from games.core import (
     Action,
     IllegalAction,
     InvalidOptions,
+    LogEntry,
     Option,
     Outcome,
     chance,
+    is_listed,
+    log_events,
     places_from_scores,
     shuffled,
     validate_options,
@@ -97,14 +100,6 @@ class Moving:
     full: bool  # a move of the die: the square reached is acted upon
 
 
-@dataclass(frozen=True, slots=True)
-class LogEntry:
-    """The public event log, as a linked list (appending copies nothing)."""
-
-    event: Mapping[str, Any]
-    previous: LogEntry | None
-
-
 @dataclass(frozen=True)
 class SpycatcherState:
     seats: int
@@ -160,15 +155,6 @@ def _log(state: SpycatcherState, event: dict[str, Any]) -> LogEntry:
     return LogEntry(event, state.log)
 
 
-def _events(log: LogEntry | None, limit: int | None = None) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    while log is not None and (limit is None or len(out) < limit):
-        out.append(dict(log.event))
-        log = log.previous
-    out.reverse()
-    return out
-
-
 def _set(row: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     return (*row[:i], value, *row[i + 1 :])
 
@@ -176,19 +162,6 @@ def _set(row: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 def _without(hand: tuple[str, ...], cards: tuple[str, ...] | list[str]) -> tuple[str, ...]:
     gone = set(cards)
     return tuple(c for c in hand if c not in gone)
-
-
-def _same(a: object, b: object) -> bool:
-    """JSON equality that does not confuse True with 1."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        assert isinstance(b, dict)
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        assert isinstance(b, list)
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
 
 
 def _seat_check(first: int | None) -> str | None:
@@ -431,7 +404,7 @@ class Spycatcher:
             raise IllegalAction('An action must be an object with a "type", such as {"type": "roll"}.')
         if isinstance(seat, bool) or seat not in self.to_act(state):
             raise IllegalAction(self._not_now(state, seat))
-        if not any(action == legal and _same(action, legal) for legal in self.legal(state, seat)):
+        if not is_listed(action, self.legal(state, seat)):
             raise IllegalAction(self._why_illegal(state, seat, action))
         kind = action["type"]
         if kind == "draw":
@@ -875,7 +848,7 @@ class Spycatcher:
             "missed_turns": list(state.missing),
             "window": window,
             "instruction": pending,
-            "events": _events(state.log, VIEW_EVENTS),
+            "events": log_events(state.log, VIEW_EVENTS),
             "over": state.phase == OVER,
             "end": state.end,
             "winner": state.winner,
@@ -908,7 +881,7 @@ class Spycatcher:
 
     def events(self, state: SpycatcherState) -> list[dict[str, Any]]:
         """The whole public event log (what every seat and a spectator saw happen)."""
-        return _events(state.log)
+        return log_events(state.log)
 
     def board_drawing(self, state_or_name: SpycatcherState | str) -> dict[str, Any]:
         """The board of a game (or a board by name) as in its file: squares with ``x``/``y``,

@@ -86,3 +86,27 @@ def test_registry_lists_all_five_games() -> None:
     assert game_info("black-spy").lowest_wins
     with pytest.raises(UnknownGame):
         game_info("chess")
+
+
+def test_actions_are_compared_strictly_as_json() -> None:
+    from games.core import is_listed, same_json
+
+    assert same_json({"type": "play", "n": 1}, {"type": "play", "n": 1})
+    assert not same_json({"n": True}, {"n": 1})
+    assert not same_json({"n": 1.0}, {"n": 1})
+    assert not same_json([1, 2], [1, 2, 3])
+    legal = [{"type": "pass"}, {"type": "play", "card": "red-1"}]
+    assert is_listed({"type": "play", "card": "red-1"}, legal)
+    assert not is_listed({"type": "play", "card": "red-2"}, legal)
+    assert not is_listed({"type": "pass", "extra": 1}, legal)
+
+
+def test_the_event_log_appends_without_copying() -> None:
+    from games.core import LogEntry, log_events
+
+    log = None
+    for n in range(5):
+        log = LogEntry({"n": n}, log)
+    assert [e["n"] for e in log_events(log)] == [0, 1, 2, 3, 4]
+    assert [e["n"] for e in log_events(log, limit=2)] == [3, 4]
+    assert log_events(None) == []
