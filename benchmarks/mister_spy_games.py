@@ -34,7 +34,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    seconds, moves, last = random_games(ENGINE, args.games, args.seats, with_view=False)
+    seconds, moves, _ = random_games(ENGINE, args.games, args.seats, with_view=False)
     print(
         f"{args.games} random {args.seats}-player games: {args.games / seconds:,.0f} games/s "
         f"({moves / args.games:.1f} moves a game, {moves / seconds:,.0f} moves/s)"

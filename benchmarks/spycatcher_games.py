@@ -52,7 +52,7 @@ def main() -> None:
     args = parser.parse_args()
     options = {} if args.turn_limit is None else {"turn_limit": args.turn_limit}
 
-    seconds, moves, last = random_games(ENGINE, args.games, args.seats, with_view=False, options=options)
+    seconds, moves, _ = random_games(ENGINE, args.games, args.seats, with_view=False, options=options)
     print(
         f"{args.games} random {args.seats}-player games: {args.games / seconds:,.1f} games/s "
         f"({moves / args.games:,.0f} moves a game, {moves / seconds:,.0f} moves/s)"
