@@ -38,3 +38,22 @@ def api_client() -> Any:
     from rest_framework.test import APIClient
 
     return APIClient()
+
+
+@pytest.fixture(autouse=True)
+def celery_inline_unless_services(request: Any) -> Any:
+    """Tasks run inline in every test but the ones about the live services.
+
+    Against the real services (.ci/run) the broker is Redis and a worker runs, but most tests
+    hold their data in a transaction the worker cannot see; they keep Celery inline, as the
+    site does by default. Tests marked ``services`` use the broker and the live worker.
+    """
+    from spyleague.celery import app
+
+    if request.node.get_closest_marker("services"):
+        yield
+        return
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = before

@@ -43,6 +43,10 @@ Phase ``captive`` (the captor of a Spy): ``{"type": "kill"}`` or ``{"type": "tau
 Phase ``window`` (after each taunt; every opponent of the taunter at once):
 ``{"type": "let_pass"}`` or ``{"type": "foil", "card": "taunt-A"}`` (the taunt's letter).
 
+``ENGINE.reaction_window(state)`` is true while such a window is open (the web layer puts it
+on a timer), and ``ENGINE.timeout_action(state, seat)`` is what a seat still to answer does
+when the time runs out: ``{"type": "let_pass"}`` (``None`` for a seat that is not asked).
+
 View
 ====
 

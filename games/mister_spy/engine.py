@@ -15,9 +15,12 @@ from games.core import (
     Action,
     IllegalAction,
     InvalidOptions,
+    LogEntry,
     Option,
     Outcome,
     chance,
+    is_listed,
+    log_events,
     places_from_scores,
     shuffled,
     validate_options,
@@ -109,14 +112,6 @@ class Stolen:
 
 
 @dataclass(frozen=True, slots=True)
-class LogEntry:
-    """The public event log, as a linked list (appending copies nothing)."""
-
-    event: Mapping[str, Any]
-    previous: LogEntry | None
-
-
-@dataclass(frozen=True, slots=True)
 class MisterSpyState:
     seats: int
     seed: int
@@ -148,15 +143,6 @@ def _log(state: MisterSpyState, event: dict[str, Any]) -> LogEntry:
     return LogEntry(event, state.log)
 
 
-def _events(log: LogEntry | None, limit: int | None = None) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    while log is not None and (limit is None or len(out) < limit):
-        out.append(dict(log.event))
-        log = log.previous
-    out.reverse()
-    return out
-
-
 def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
     i = hand.index(card)
     return hand[:i] + hand[i + 1 :]
@@ -172,19 +158,6 @@ def _set(row: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
 
 def _spies_in(hand: tuple[str, ...]) -> int:
     return sum(1 for card in hand if KIND[card] == SPY)
-
-
-def _same(a: object, b: object) -> bool:
-    """JSON equality that does not confuse True with 1."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        assert isinstance(b, dict)
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        assert isinstance(b, list)
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return a == b
 
 
 @lru_cache(maxsize=4096)
@@ -276,6 +249,20 @@ class MisterSpy:
             return state.window.waiting
         return _NOBODY
 
+    def reaction_window(self, state: MisterSpyState) -> bool:
+        """Whether a taunt's reaction window is open (the web layer puts it on a timer)."""
+        return state.phase == WINDOW
+
+    def timeout_action(self, state: MisterSpyState, seat: int) -> Action | None:
+        """What a seat that did not answer a taunt in time does: it lets the taunt pass.
+
+        ``None`` for a seat that is not asked (the taunter, a seat that has answered, or
+        any seat outside a reaction window: turns have no time limit).
+        """
+        if state.phase == WINDOW and state.window is not None and seat in state.window.waiting:
+            return {"type": "let_pass"}
+        return None
+
     # ----------------------------------------------------------------- legal
 
     def legal(self, state: MisterSpyState, seat: int) -> list[Action]:
@@ -366,7 +353,7 @@ class MisterSpy:
             raise IllegalAction('An action must be an object with a "type", such as {"type": "pass"}.')
         if seat not in self.to_act(state):
             raise IllegalAction(self._not_now(state, seat))
-        if not any(action == legal and _same(action, legal) for legal in self.legal(state, seat)):
+        if not is_listed(action, self.legal(state, seat)):
             raise IllegalAction(self._why_illegal(state, seat, action))
         kind = action["type"]
         phase = state.phase
@@ -785,7 +772,7 @@ class MisterSpy:
             "captive": captive,
             "window": window,
             "stolen": stolen,
-            "events": _events(state.log, VIEW_EVENTS),
+            "events": log_events(state.log, VIEW_EVENTS),
             "over": state.phase == OVER,
             "end": state.end,
         }
@@ -811,7 +798,7 @@ class MisterSpy:
 
     def events(self, state: MisterSpyState) -> list[dict[str, Any]]:
         """The whole public event log (what every seat and a spectator saw happen)."""
-        return _events(state.log)
+        return log_events(state.log)
 
 
 ENGINE: Final = MisterSpy()

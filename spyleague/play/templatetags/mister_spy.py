@@ -69,7 +69,7 @@ def _steal_lair_item(action: dict[str, Any], view: dict[str, Any], seats: list[A
             hint = "too small: they capture your Spy"
         label = f"{spy} → {whose} {card_words(card['card'])} ({hint})"
     else:
-        label = f"{spy} → {whose} Secret Lair {action['lair']} (a gamble: it may be a Deathtrap)"
+        label = f"{spy} → {whose} Secret Lair {action['lair']} (face down: a gamble)"
     return {"json": _dump(action), "label": label, "type": "steal_lair"}
 
 
@@ -98,7 +98,6 @@ def ms_actions(p: Any) -> dict[str, Any]:
         "any": bool(p.legal),
     }
     captive = view.get("captive") or {}
-    window = view.get("window") or {}
     for action in p.legal:
         kind = action.get("type")
         item = {"json": _dump(action), "type": str(kind)}
@@ -106,8 +105,7 @@ def ms_actions(p: Any) -> dict[str, Any]:
             item["label"] = f"Foil it with your {card_words(action['card'])}"
             groups["window"].append(item)
         elif kind == "let_pass":
-            stake = window.get("stake")
-            item["label"] = f"Let it pass ({stake} points)" if stake else "Let it pass"
+            item["label"] = "Let it pass"
             groups["window"].append(item)
         elif kind == "kill":
             value = captive.get("value")
@@ -183,7 +181,6 @@ def ms_seats(p: Any) -> list[dict[str, Any]]:
                 "lair": view["lairs"][n],
                 "lair_size": view["lair_sizes"][n],
                 "pile": [{**spy, "taunt_backs": range(spy["taunts"])} for spy in pile],
-                "henchmen": sum(1 for spy in pile if spy["how"] == "henchman"),
             }
         )
     return rows
@@ -288,3 +285,20 @@ def ms_seconds_left(deadline: datetime | None) -> int:
 @register.simple_tag
 def ms_now() -> str:
     return ms_iso(timezone.now())
+
+
+@register.filter
+def ms_recent_foil(view: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The last foil, while it is news: until every seat has drawn once since (a full round)."""
+    if not view:
+        return None
+    draws = 0
+    events: list[dict[str, Any]] = view.get("events") or []
+    for event in events[::-1]:
+        if event.get("event") == "foil":
+            return event
+        if event.get("event") == "draw":
+            draws += 1
+            if draws > int(view.get("seats") or 0):
+                return None
+    return None

@@ -136,3 +136,25 @@ def test_several_foilers_are_ordered_from_the_taunters_left() -> None:
     assert state.hands[1] == ("taunt-A",) and state.hands[0] == ("taunt-A",)
     foil_event = next(e for e in reversed(ENGINE.events(state)) if e["event"] == "foil")
     assert foil_event["seat"] == 3
+
+
+def test_the_reaction_window_is_on_a_timer_and_a_late_seat_lets_the_taunt_pass() -> None:
+    """``reaction_window``/``timeout_action``: what the online layer asks when time runs out."""
+    state = taunted([["spy-3", "taunt-A"], ["taunt-A"], [], []])
+    assert ENGINE.reaction_window(state)
+    assert ENGINE.timeout_action(state, 0) is None  # the taunter is not asked
+    state = ENGINE.apply(state, 2, LET_PASS)
+    assert ENGINE.timeout_action(state, 2) is None  # it has answered
+    for seat in sorted(ENGINE.to_act(state)):
+        action = ENGINE.timeout_action(state, seat)
+        assert action == LET_PASS
+        state = ENGINE.apply(state, seat, action)
+    assert state.phase == CAPTIVE and not ENGINE.reaction_window(state)
+    assert state.captive is not None and state.captive.points == 6  # the holder of taunt-A did not foil
+    assert ENGINE.timeout_action(state, 0) is None  # a turn or a captive has no time limit
+
+
+def test_turns_are_not_reaction_windows() -> None:
+    state = table([["spy-3"], []])
+    assert state.phase == TURN and not ENGINE.reaction_window(state)
+    assert ENGINE.timeout_action(state, 0) is None and ENGINE.timeout_action(state, 1) is None

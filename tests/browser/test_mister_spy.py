@@ -1,0 +1,179 @@
+"""A person plays Mister Spy against three heuristic bots in the browser, foils included."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from spyleague.play import services
+from spyleague.play.models import Match, Move
+
+from .conftest import no_sideways_scroll, shot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+BOARD_KEY = "document.getElementById('board').dataset.key"
+# With this seed and the bold strategy below, the person foils a bot's taunt and a bot foils
+# the person's taunt (found by replaying the engine and bots offline; the page must show both).
+FOIL_SEED = 236
+# With this seed and the calm strategy, a bot's taunt asks the person, who may foil, at once.
+WINDOW_SEED = 78
+
+
+def bold(action: dict[str, Any]) -> tuple[int, int]:
+    """Foil whenever offered, taunt whenever possible, capture the biggest Spy, build, steal."""
+    order = ["foil", "taunt", "capture", "play_lair", "steal_spy", "keep", "let_pass", "kill", "pass"]
+    kind = action["type"]
+    rank = order.index(kind) if kind in order else len(order)
+    return (rank, -int(action["card"].split("-")[1]) if kind == "capture" else 0)
+
+
+def calm(action: dict[str, Any]) -> tuple[int, int]:
+    """Never taunt nor foil: capture, build, keep, kill, let it pass."""
+    order = ["capture", "play_lair", "keep", "kill", "let_pass", "pass"]
+    kind = action["type"]
+    return (order.index(kind) if kind in order else len(order), 0)
+
+
+def log_in(page: Any, make_user: Any, username: str) -> Any:
+    user = make_user(username=username)
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")
+    return user
+
+
+def open_match(page: Any, user: Any, seed: int) -> Match:
+    match = services.match_create(user=user, game="mister-spy", seats=4, seed=seed)
+    page.goto(f"/play/matches/{match.pk}/")
+    page.get_by_role("button", name="Start (empty seats get bots)").click()
+    page.wait_for_selector(".ms-board")
+    return match
+
+
+def wait_for_change(page: Any, key: str | None) -> None:
+    page.wait_for_function(f"v => {BOARD_KEY} !== v", arg=key, timeout=15_000)
+
+
+def act(page: Any, strategy: Any) -> dict[str, Any] | None:
+    """Click the button of the action the strategy likes best among those the page offers."""
+    forms = page.locator("#board form:has(input[name=action])")
+    values = forms.evaluate_all("fs => fs.map(f => f.querySelector('input[name=action]').value)")
+    if not values:
+        return None
+    actions = [json.loads(v) for v in values]
+    best = min(range(len(actions)), key=lambda i: strategy(actions[i]))
+    key = page.evaluate(BOARD_KEY)
+    forms.nth(best).locator("button").click()
+    wait_for_change(page, key)
+    return actions[best]
+
+
+def leave(page: Any) -> None:
+    """Close the live-update stream, and let its server thread notice, before the database goes."""
+    page.goto("about:blank")
+    page.wait_for_timeout(800)
+
+
+def test_a_four_seat_game_against_three_heuristic_bots_to_the_end_with_a_foil(
+    page: Any, make_user: Any
+) -> None:
+    user = log_in(page, make_user, "mira")
+    match = open_match(page, user, FOIL_SEED)
+    assert "Your turn: choose one action" in page.text_content(".ms-status")
+    shot(page, "mister-spy-turn")
+
+    clicks = 0
+    foils_seen: set[str] = set()
+    windows = banners = decisions = 0
+    while not page.locator(".outcome").count():
+        assert clicks < 120, "the game did not end"
+        for text in page.locator(".ms-events .ev-foil").all_text_contents():
+            foils_seen.add(text)
+        if page.locator(".ms-decide").count():
+            decisions += 1
+            if decisions == 1:
+                shot(page, "mister-spy-captive")
+        if page.locator(".ms-foiled").count():
+            banners += 1
+            if banners == 1:
+                shot(page, "mister-spy-foiled")
+        if page.locator(".ms-window button[data-action=foil]").count():
+            windows += 1
+            panel = page.text_content(".ms-window") or ""
+            assert "you may foil this taunt" in panel and "left to answer" in panel
+            assert "Still to answer:" in panel and "Mira" in page.text_content(".ms-window-waiting strong")
+            if windows == 1:
+                shot(page, "mister-spy-window")
+        if act(page, bold) is None:
+            wait_for_change(page, page.evaluate(BOARD_KEY))  # bots are moving: the page updates itself
+        clicks += 1
+    for text in page.locator(".ms-events .ev-foil").all_text_contents():
+        foils_seen.add(text)
+    shot(page, "mister-spy-game-over")
+
+    assert windows >= 1, "no taunt ever offered a foil"
+    assert banners >= 1, "no foil was announced on the board"
+    assert any(text.startswith("Mira FOILED") for text in foils_seen), foils_seen
+    assert any("FOILED Mira's taunt" in text for text in foils_seen), foils_seen
+    assert "Game over" in (page.text_content(".outcome") or "")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert max(match.outcome["scores"]) >= 33 or match.outcome["detail"]["end"] == "deck empty"
+    assert Move.objects.filter(match=match, seat=0, action__type="foil").exists()
+
+    # The replay shows the same board as a spectator saw it, move by move.
+    page.get_by_role("link", name="Watch the replay").click()
+    page.wait_for_selector("#frame .ms-board")
+    page.get_by_role("link", name="⏮ Start").click()
+    page.wait_for_selector("text=Move 0 of")
+    assert not page.locator("#frame .ms-hand-card").count()  # a spectator has no hand
+    page.locator("#replay-next").click()
+    page.wait_for_selector("text=Move 1 of")
+    leave(page)
+
+
+def test_the_window_on_a_phone_counts_down_and_closes_itself(phone: Any, make_user: Any) -> None:
+    user = log_in(phone, make_user, "noor")
+    match = open_match(phone, user, WINDOW_SEED)
+    assert no_sideways_scroll(phone)
+    shot(phone, "mister-spy-phone-turn")
+    for _ in range(10):
+        if phone.locator(".ms-window").count():
+            break
+        act(phone, calm)
+    panel = " ".join((phone.text_content(".ms-window") or "").split())
+    assert "Taunt!" in panel and "you may foil this taunt" in panel and "points if nobody foils" in panel
+    assert no_sideways_scroll(phone)
+    # (With a live Celery worker the other bots may still be answering: wait until only Noor is asked.)
+    phone.wait_for_function(
+        "() => document.querySelector('.ms-window-waiting strong').textContent === 'Noor'"
+    )
+    shot(phone, "mister-spy-phone-window")
+
+    # The clock: three seconds left, then the page refreshes itself and the server lets it pass.
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=3))
+    phone.reload()
+    phone.wait_for_selector(".ms-window [data-ms-left]")
+    left = int(phone.text_content(".ms-window [data-ms-left]") or "0")
+    assert 0 < left <= 3
+    version = Match.objects.get(pk=match.pk).version
+    deadline = phone.get_attribute("[data-ms-deadline]", "data-ms-deadline")
+    # Nobody clicks: at 0 the board refreshes and shows the closed window (the bot may taunt again).
+    phone.wait_for_function(
+        "d => { const c = document.querySelector('[data-ms-deadline]');"
+        " return !c || c.dataset.msDeadline !== d; }",
+        arg=deadline,
+        timeout=10_000,
+    )
+    assert Move.objects.get(match=match, number=version + 1).action == {"type": "let_pass"}
+    assert "Nobody foiled" in (phone.text_content(".ms-events") or "")
+    assert no_sideways_scroll(phone)
+    shot(phone, "mister-spy-phone-after")
+    leave(phone)
