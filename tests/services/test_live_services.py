@@ -115,6 +115,10 @@ def test_live_updates_wake_through_redis_pubsub() -> None:
         finally:
             await stream.aclose()  # type: ignore[attr-defined]
 
-    elapsed = asyncio.run(watch())
+    # A thread of its own: the browser tests' Playwright may keep an event loop in this one.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        elapsed = pool.submit(lambda: asyncio.run(watch())).result(timeout=30)
     assert elapsed < 2.0, f"the update took {elapsed:.2f} s"
     print(f"live update through Redis in {elapsed * 1000:.0f} ms")
