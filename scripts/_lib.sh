@@ -48,6 +48,9 @@ ensure_venv() {
     # A dev install also satisfies a later base request.
     if [ "${1:-base}" = "dev" ]; then echo "${want%-dev}-base" >> "$stamp"; fi
   fi
+  # Compile the hot engine modules with mypyc where a C compiler is available (a no-op otherwise
+  # and when nothing changed); the pure-Python sources are the fallback.
+  VENV="$VENV" "$ROOT/scripts/build-engines" || echo "The engines run as plain Python."
   return 0
 }
 

@@ -29,6 +29,18 @@ trick, the score sheet (``history``), the end value, the options and The Mole as
 knows it. Never another hand, the Mole's cards (unless choosing) or cards in transit.
 ``view(state, None)`` is the spectator's view: the same without a hand or passes.
 
+Speed: the compiled build
+-------------------------
+``scripts/build-engines`` compiles ``cards``, ``scoring`` and ``engine`` with mypyc (it
+comes with mypy) into ``.so`` files next to the sources, which Python then imports
+first; ``actions``, ``bots``, ``scorepad`` and this module stay plain Python. The
+package uses the compiled files only while they were built from the sources as they are
+(``_loader`` checks a stamp of their hash), so an edited source is never shadowed by an
+old build; ``SPYLEAGUE_PURE_PYTHON=1`` ignores them, and without a C compiler there are
+none: the same code runs as plain Python, slower. ``COMPILED`` tells which is in use.
+The engine behaves the same either way (the whole test suite runs both ways:
+``SPYLEAGUE_PURE_PYTHON=1 pytest tests/games/black_spy``).
+
 Rulings
 -------
 1. First dealer: each player draws one card from a shuffled deck; only the rank counts
@@ -81,6 +93,13 @@ Rulings
    half included.
 """
 
-from .engine import ENGINE, BlackSpyEngine, State
+import sys
 
-__all__ = ["ENGINE", "BlackSpyEngine", "State"]
+from . import _loader
+
+# True when the mypyc-compiled modules are in use (see ``_loader`` and scripts/build-engines).
+COMPILED = _loader.load(sys.modules[__name__])
+
+from .engine import ENGINE, BlackSpyEngine, State  # noqa: E402
+
+__all__ = ["COMPILED", "ENGINE", "BlackSpyEngine", "State"]

@@ -9,83 +9,66 @@ the set of distinct cards held, and a hand's popcount is its number of cards.
 
 Action dicts are built once here and shared (``FrozenAction``, a read-only dict), so
 ``legal`` can list a hand's plays by looking up five 11-bit chunks.
+
+The module is compiled by mypyc when ``scripts/build-engines`` has run (see the package
+docstring): its constants are ``Final`` so that compiled code reads them directly.
 """
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from collections.abc import Sequence
+from typing import Final
 
-COLOURS = ("blue", "yellow", "red", "green", "black")
-BLACK = 4
-BLACK_SPY = 50  # the id of every black-7
-RED_1 = 22
-N_IDS = 55
+from .actions import FrozenAction
 
-CODES: tuple[str, ...] = tuple(f"{COLOURS[cid // 11]}-{cid % 11 + 1}" for cid in range(N_IDS))
-CARD_ID: dict[str, int] = {code: cid for cid, code in enumerate(CODES)}
-COLOUR_OF: tuple[int, ...] = tuple(cid // 11 for cid in range(N_IDS))
-RANK_OF: tuple[int, ...] = tuple(cid % 11 + 1 for cid in range(N_IDS))
-COLOUR_ID: dict[str, int] = {name: i for i, name in enumerate(COLOURS)}
+COLOURS: Final = ("blue", "yellow", "red", "green", "black")
+BLACK: Final = 4
+BLACK_SPY: Final = 50  # the id of every black-7
+RED_1: Final = 22
+N_IDS: Final = 55
 
-BIT: tuple[int, ...] = tuple(1 << i for i in range(60))
-LOW55 = (1 << N_IDS) - 1
-COLOUR_MASK: tuple[int, ...] = tuple(((1 << 11) - 1) << (11 * c) for c in range(5))
-NON_BLACK = (1 << 44) - 1
-RANK_MASK: tuple[int, ...] = (0, *(sum(1 << (c * 11 + r - 1) for c in range(5)) for r in range(1, 12)))
+CODES: Final[tuple[str, ...]] = tuple(f"{COLOURS[cid // 11]}-{cid % 11 + 1}" for cid in range(N_IDS))
+CARD_ID: Final[dict[str, int]] = {code: cid for cid, code in enumerate(CODES)}
+COLOUR_OF: Final[tuple[int, ...]] = tuple(cid // 11 for cid in range(N_IDS))
+RANK_OF: Final[tuple[int, ...]] = tuple(cid % 11 + 1 for cid in range(N_IDS))
+COLOUR_ID: Final[dict[str, int]] = {name: i for i, name in enumerate(COLOURS)}
+
+BIT: Final[tuple[int, ...]] = tuple(1 << i for i in range(60))
+LOW55: Final = (1 << N_IDS) - 1
+COLOUR_MASK: Final[tuple[int, ...]] = tuple(((1 << 11) - 1) << (11 * c) for c in range(5))
+NON_BLACK: Final = (1 << 44) - 1
+RANK_MASK: Final[tuple[int, ...]] = (0, *(sum(1 << (c * 11 + r - 1) for c in range(5)) for r in range(1, 12)))
 # Cards that follow a lead card: its colour or its rank.
-FOLLOW: tuple[int, ...] = tuple(COLOUR_MASK[COLOUR_OF[c]] | RANK_MASK[RANK_OF[c]] for c in range(N_IDS))
+FOLLOW: Final[tuple[int, ...]] = tuple(
+    COLOUR_MASK[COLOUR_OF[c]] | RANK_MASK[RANK_OF[c]] for c in range(N_IDS)
+)
 # Cards of the same rank as a card (Following Rank).
-SAME_RANK: tuple[int, ...] = tuple(RANK_MASK[RANK_OF[c]] for c in range(N_IDS))
+SAME_RANK: Final[tuple[int, ...]] = tuple(RANK_MASK[RANK_OF[c]] for c in range(N_IDS))
 
 # The Black Spies of a hand: bit 50 for the first, bits 55..59 for the others.
-SPY_SLOTS = (BLACK_SPY, 55, 56, 57, 58, 59)
-SPY_BITS = sum(1 << b for b in SPY_SLOTS)
-SPY_FILL: tuple[int, ...] = tuple(sum(1 << b for b in SPY_SLOTS[:k]) for k in range(7))
-SPY_TOP: tuple[int, ...] = (0, *(1 << b for b in SPY_SLOTS))  # bit of the k-th spy held
+SPY_SLOTS: Final = (BLACK_SPY, 55, 56, 57, 58, 59)
+SPY_BITS: Final = sum(1 << b for b in SPY_SLOTS)
+SPY_FILL: Final[tuple[int, ...]] = tuple(sum(1 << b for b in SPY_SLOTS[:k]) for k in range(7))
+SPY_TOP: Final[tuple[int, ...]] = (0, *(1 << b for b in SPY_SLOTS))  # bit of the k-th spy held
+# The number of Black Spies by bits 50..59 of a hand (a table: compiled code has no popcount).
+SPY_COUNT: Final[tuple[int, ...]] = tuple(((k << 50) & SPY_BITS).bit_count() for k in range(1024))
 
 # The physical deck: 60 ids, the five extra Black Spies as 55..59.
-DECK: tuple[int, ...] = tuple(range(60))
-DECK_ID: tuple[int, ...] = tuple(range(N_IDS)) + (BLACK_SPY,) * 5  # physical card -> card id
+DECK: Final[tuple[int, ...]] = tuple(range(60))
+DECK_ID: Final[tuple[int, ...]] = tuple(range(N_IDS)) + (BLACK_SPY,) * 5  # physical card -> card id
 
 # Deal points of a card: black 1..6 -> 1, Black Spy 10, 8..11 -> 2..5, coloured Spy -5.
-BLACK_VALUE = (0, 1, 1, 1, 1, 1, 1, 10, 2, 3, 4, 5)
-VALUE: tuple[int, ...] = tuple(
+BLACK_VALUE: Final = (0, 1, 1, 1, 1, 1, 1, 10, 2, 3, 4, 5)
+VALUE: Final[tuple[int, ...]] = tuple(
     BLACK_VALUE[RANK_OF[c]] if COLOUR_OF[c] == BLACK else (-5 if RANK_OF[c] == 7 else 0) for c in range(N_IDS)
 )
-VALUE_NO_GOOD_SPIES: tuple[int, ...] = tuple(max(v, 0) for v in VALUE)
-IS_BLACK: tuple[int, ...] = tuple(1 if COLOUR_OF[c] == BLACK else 0 for c in range(N_IDS))
-BLACK_CARDS = 16
+VALUE_NO_GOOD_SPIES: Final[tuple[int, ...]] = tuple(max(v, 0) for v in VALUE)
+IS_BLACK: Final[tuple[int, ...]] = tuple(1 if COLOUR_OF[c] == BLACK else 0 for c in range(N_IDS))
+BLACK_CARDS: Final = 16
 
 
-class FrozenAction(dict[str, Any]):
-    """A read-only action dict, shared between calls of ``legal``. Copies become plain dicts."""
-
-    __slots__ = ()
-
-    def _read_only(self, *args: object, **kwargs: object) -> NoReturn:
-        raise TypeError("Actions listed by legal() are shared and read-only; copy one with dict(action).")
-
-    __setitem__ = _read_only
-    __delitem__ = _read_only
-    __ior__ = _read_only
-    clear = _read_only
-    pop = _read_only
-    popitem = _read_only
-    setdefault = _read_only
-    update = _read_only
-
-    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
-        return (dict, (dict(self),))
-
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return dict(self)
-
-
-PLAY_ACTION: tuple[FrozenAction, ...] = tuple(FrozenAction(type="play", card=code) for code in CODES)
-PASS_ACTION: tuple[FrozenAction, ...] = tuple(FrozenAction(type="pass", card=code) for code in CODES)
+PLAY_ACTION: Final[tuple[FrozenAction, ...]] = tuple(FrozenAction(type="play", card=code) for code in CODES)
+PASS_ACTION: Final[tuple[FrozenAction, ...]] = tuple(FrozenAction(type="pass", card=code) for code in CODES)
 
 
 def _chunk_tables(actions: tuple[FrozenAction, ...]) -> tuple[tuple[tuple[FrozenAction, ...], ...], ...]:
@@ -95,8 +78,8 @@ def _chunk_tables(actions: tuple[FrozenAction, ...]) -> tuple[tuple[tuple[Frozen
     )
 
 
-PLAY_CHUNKS = _chunk_tables(PLAY_ACTION)
-PASS_CHUNKS = _chunk_tables(PASS_ACTION)
+PLAY_CHUNKS: Final = _chunk_tables(PLAY_ACTION)
+PASS_CHUNKS: Final = _chunk_tables(PASS_ACTION)
 
 
 def ids_of(hand: int) -> list[int]:
@@ -118,24 +101,35 @@ def codes_of(hand: int) -> list[str]:
     return [CODES[c] for c in ids_of(hand)]
 
 
+def spy_count(hand: int) -> int:
+    """How many Black Spies a hand holds."""
+    return SPY_COUNT[hand >> 50 & 1023]
+
+
 def add_card(hand: int, cid: int) -> int:
     if cid == BLACK_SPY:
-        return hand | SPY_FILL[(hand & SPY_BITS).bit_count() + 1]
+        return hand | SPY_FILL[spy_count(hand) + 1]
     return hand | BIT[cid]
 
 
 def remove_card(hand: int, cid: int) -> int:
     """The hand without one copy of ``cid``; the caller has checked that it holds one."""
     if cid == BLACK_SPY:
-        return hand ^ SPY_TOP[(hand & SPY_BITS).bit_count()]
+        return hand ^ SPY_TOP[spy_count(hand)]
     return hand ^ BIT[cid]
 
 
-def hand_of(physical: list[int] | tuple[int, ...]) -> int:
+def hand_of(physical: Sequence[int]) -> int:
     """A hand bitmask from physical deck cards (0..59)."""
-    hand: int = sum(map(BIT.__getitem__, physical))  # distinct bits: the sum is the union
-    spies = (hand & SPY_BITS).bit_count()
-    return (hand & ~SPY_BITS) | SPY_FILL[spies]
+    hand = 0
+    for card in physical:
+        hand += BIT[card]  # distinct bits: the sum is the union
+    return settle_spies(hand)
+
+
+def settle_spies(bits: int) -> int:
+    """A hand from the bits of its physical cards: its Black Spies in slots 50, 55, 56..."""
+    return (bits & ~SPY_BITS) | SPY_FILL[spy_count(bits)]
 
 
 def holds(hand: int, cid: int) -> bool:

@@ -2,30 +2,41 @@
 
 Built for speed, since bots and benchmarks play thousands of deals:
 
-- cards are small ints and a hand is a 60-bit mask (see ``cards``); the hands of all
-  seats are packed into one int, 60 bits per seat;
-- ``State`` is a plain tuple, read with the index constants below, holding what changes
-  card by card (whose turn, the hands, the trick, the cards the player to act may play,
-  the log of tricks, the pass), the game's ``Config`` and one ``Deal`` record for what
-  stays put while the cards are played (deal number, dealer, scores, history, called
-  colour, The Mole);
-- a card played builds one new tuple; ``apply`` never changes the state it is given;
+- cards are small ints and a hand is a 60-bit mask (see ``cards``), small enough for a
+  machine word when compiled; a state keeps one hand per seat (``h0`` .. ``h5``);
+- a ``State`` holds what changes card by card (whose turn, the hands, the trick, the
+  cards the player to act may play, the log of tricks, the pass), the game's ``Config``
+  and one ``Deal`` record for what stays put while the cards are played (deal number,
+  dealer, scores, history, called colour, The Mole); it reads by attribute, and by
+  index like the tuple it once was (``state[HANDS]``);
+- a card played builds one new state; ``apply`` never changes the state it is given;
 - ``legal`` reads the playable cards precomputed in the state and lists them from
   tables of shared, read-only action dicts;
 - card codes appear only at the protocol's edge (actions and views).
+
+The module is compiled by mypyc when ``scripts/build-engines`` has run (see the package
+docstring), and must behave the same compiled and as plain Python. For the compiler:
+module constants are ``Final`` (compiled code reads them directly instead of looking
+them up), ``State`` and ``Config`` become native classes whose fields are read without
+a lookup (and a hand, under 2**62, without a Python int), the hot paths are plain
+loops over ints and tuples, ``apply`` knows the shared actions of ``legal`` by identity,
+and the public methods take ``Any`` where a caller may pass something malformed, so that
+a bad seat or action is refused with the same ``IllegalAction`` (not a compiled
+``TypeError``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from itertools import combinations
-from typing import Any, Final, NamedTuple, cast
+from typing import Any, Final, NamedTuple, TypeVar, final
 
 from games.core import IllegalAction, InvalidOptions, Option, Outcome, chance, validate_options
 
 from . import scoring
+from .actions import FrozenAction
 from .cards import (
     BIT,
     BLACK,
@@ -42,32 +53,46 @@ from .cards import (
     FOLLOW,
     IS_BLACK,
     LOW55,
+    N_IDS,
     NON_BLACK,
+    PASS_ACTION,
     PASS_CHUNKS,
+    PLAY_ACTION,
     PLAY_CHUNKS,
     RANK_OF,
     RED_1,
     SAME_RANK,
     SPY_BITS,
     SPY_FILL,
-    SPY_TOP,
     VALUE,
     VALUE_NO_GOOD_SPIES,
-    FrozenAction,
     codes_of,
     hand_of,
+    remove_card,
+    spy_count,
 )
 
-Action = dict[str, Any]
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # (plain Python without mypy installed: only mypyc reads the attributes)
 
-PASS, MOLE, CALL, PLAY, ALL_BLACK, OVER = range(6)
-PHASES = ("pass", "mole", "call", "play", "all_black", "over")
-PASS_CARDS = 3
-MOLE_CARDS = 3
-HAND_BITS = 60
-HAND_MASK = (1 << HAND_BITS) - 1
-SHIFT: tuple[int, ...] = tuple(HAND_BITS * seat for seat in range(6))
-RANK_NAMES = (
+    def mypyc_attr(*args: object, **attrs: object) -> Callable[[_C], _C]:  # type: ignore[misc]
+        return lambda cls: cls
+
+
+Action = dict[str, Any]
+_C = TypeVar("_C")
+
+PASS: Final = 0
+MOLE: Final = 1
+CALL: Final = 2
+PLAY: Final = 3
+ALL_BLACK: Final = 4
+OVER: Final = 5
+PHASES: Final = ("pass", "mole", "call", "play", "all_black", "over")
+PASS_CARDS: Final = 3
+MOLE_CARDS: Final = 3
+RANK_NAMES: Final = (
     "",
     "Informer",
     "Interrogator",
@@ -81,19 +106,21 @@ RANK_NAMES = (
     "Deputy Director",
     "Director",
 )
-CALL_ACTIONS: tuple[FrozenAction, ...] = tuple(FrozenAction(type="call", color=c) for c in COLOURS[:BLACK])
-ALL_BLACK_ACTIONS: tuple[FrozenAction, ...] = (
+CALL_ACTIONS: Final[tuple[FrozenAction, ...]] = tuple(
+    FrozenAction(type="call", color=c) for c in COLOURS[:BLACK]
+)
+ALL_BLACK_ACTIONS: Final[tuple[FrozenAction, ...]] = (
     FrozenAction(type="all_black", choice="give"),
     FrozenAction(type="all_black", choice="subtract"),
 )
-SINGLE: tuple[frozenset[int], ...] = tuple(frozenset((seat,)) for seat in range(6))
-NOBODY: frozenset[int] = frozenset()
-NO_RANK_FOLLOW: tuple[int, ...] = (0,) * len(SAME_RANK)
+SINGLE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((seat,)) for seat in range(6))
+NOBODY: Final[frozenset[int]] = frozenset()
+NO_RANK_FOLLOW: Final[tuple[int, ...]] = (0,) * len(SAME_RANK)
 # STRENGTH[colour led][card]: the card's rank if it can win the trick, else 0.
-STRENGTH: tuple[tuple[int, ...], ...] = tuple(
+STRENGTH: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(RANK_OF[cid] if COLOUR_OF[cid] == led else 0 for cid in range(len(CODES))) for led in range(5)
 )
-DIRECTIONS = {1: "left", -1: "right", 2: "across"}
+DIRECTIONS: Final = {1: "left", -1: "right", 2: "across"}
 
 
 def _check_end_value(value: int) -> str | None:
@@ -106,7 +133,7 @@ def _check_youngest(value: list[Any]) -> str | None:
     return None
 
 
-OPTIONS: dict[str, Option] = {
+OPTIONS: Final[dict[str, Option]] = {
     "no_good_spies": Option(bool, False, "No Good Spies: the coloured Spies are worth 0; deals total 80."),
     "capture_or_release": Option(
         bool, False, "Capture or Release: the taker of all 16 black cards may subtract 60 from their score."
@@ -159,6 +186,11 @@ class Config:
     pass_offsets: tuple[int, ...]  # seat offset of the pass by deal: left +1, right -1, across +2
     everyone: frozenset[int]
 
+    def __reduce__(self) -> tuple[type[Config], tuple[Any, ...]]:
+        # The same pickle compiled or not (a compiled frozen dataclass cannot be unpickled
+        # field by field).
+        return (Config, tuple(getattr(self, f.name) for f in fields(self)))
+
 
 class DealRecord(NamedTuple):
     """One line of the score sheet."""
@@ -187,21 +219,7 @@ class Deal(NamedTuple):
 
 Trick = tuple[int, tuple[int, ...], int]  # leader, card ids in play order, winner
 
-# A state is a plain tuple (building one is the hot path's main cost), read with these
-# indices. It holds what changes card by card, plus the ``Config`` and the ``Deal``.
-State = tuple[
-    int,  # PHASE
-    int,  # TURN: the seat to act in a turn phase; -1 during the pass and once the game is over
-    frozenset[int],  # ACTING: the seats that may act now
-    int,  # HANDS: every hand, 60 bits per seat (see cards.py)
-    tuple[int, ...],  # TRICK: the card ids of the current trick, in play order
-    int,  # ALLOWED: while playing, the cards the seat to play may play (bits 0..54)
-    int,  # LEADER: the seat that leads (or led) the current trick
-    tuple[Trick, ...],  # TRICKS: the tricks taken so far in this deal
-    tuple[tuple[int, ...], ...],  # PASSES: the cards each seat passes this deal
-    Config,  # CFG
-    Deal,  # DEAL
-]
+# The index of each field of a state, for ``state[INDEX]`` (the fields in ``FIELDS`` order).
 PHASE: Final = 0
 TURN: Final = 1
 ACTING: Final = 2
@@ -213,29 +231,247 @@ TRICKS: Final = 7
 PASSES: Final = 8
 CFG: Final = 9
 DEAL: Final = 10
-FIELDS = ("phase", "turn", "acting", "hands", "trick", "allowed", "leader", "tricks", "passes", "cfg", "deal")
-FIELD_INDEX = {name: index for index, name in enumerate(FIELDS)}
+FIELDS: Final = (
+    "phase",
+    "turn",
+    "acting",
+    "hands",
+    "trick",
+    "allowed",
+    "leader",
+    "tricks",
+    "passes",
+    "cfg",
+    "deal",
+)
+FIELD_INDEX: Final = {name: index for index, name in enumerate(FIELDS)}
 
-PC0, PC1, PC2, PC3, PC4 = PLAY_CHUNKS
-SC0, SC1, SC2, SC3, SC4 = PASS_CHUNKS
+
+@final
+@mypyc_attr(free_list_len=1)  # compiled: the state just freed is reused, not reallocated
+class State:
+    """A game state: what changes card by card, plus the game's ``Config`` and the ``Deal``.
+
+    A state never changes once ``start`` or ``apply`` has returned it (the engine sets
+    fields only on a state it is still building). Read it by attribute, or by index with
+    the constants above (``state[HANDS]`` is the tuple of hands by seat). The hands are
+    kept one field per seat (``h0`` .. ``h5``, 0 past the last seat) so that playing a
+    card copies no tuple of hands.
+    """
+
+    __slots__ = (
+        "acting",
+        "allowed",
+        "cfg",
+        "deal",
+        "h0",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "leader",
+        "passes",
+        "phase",
+        "trick",
+        "tricks",
+        "turn",
+    )
+
+    def __init__(
+        self,
+        phase: int,
+        turn: int,
+        acting: frozenset[int],
+        h0: int,
+        h1: int,
+        h2: int,
+        h3: int,
+        h4: int,
+        h5: int,
+        trick: tuple[int, ...],
+        allowed: int,
+        leader: int,
+        tricks: tuple[Trick, ...],
+        passes: tuple[tuple[int, ...], ...],
+        cfg: Config,
+        deal: Deal,
+    ) -> None:
+        self.phase = phase  # PASS .. OVER
+        self.turn = turn  # the seat to act in a turn phase; -1 during the pass and once the game is over
+        self.acting = acting  # the seats that may act now
+        self.h0 = h0  # the hand of each seat (see cards.py)
+        self.h1 = h1
+        self.h2 = h2
+        self.h3 = h3
+        self.h4 = h4
+        self.h5 = h5
+        self.trick = trick  # the card ids of the current trick, in play order
+        self.allowed = allowed  # while playing, the cards the seat to play may play (bits 0..54)
+        self.leader = leader  # the seat that leads (or led) the current trick
+        self.tricks = tricks  # the tricks taken so far in this deal
+        self.passes = passes  # the cards each seat passes this deal
+        self.cfg = cfg
+        self.deal = deal
+
+    @property
+    def hands(self) -> tuple[int, ...]:
+        """The hand of each seat."""
+        return (self.h0, self.h1, self.h2, self.h3, self.h4, self.h5)[: self.cfg.players]
+
+    def hand(self, seat: int) -> int:
+        """One seat's hand."""
+        if seat == 0:
+            return self.h0
+        if seat == 1:
+            return self.h1
+        if seat == 2:
+            return self.h2
+        if seat == 3:
+            return self.h3
+        if seat == 4:
+            return self.h4
+        if seat == 5:
+            return self.h5
+        raise IndexError(f"no seat {seat}")
+
+    def set_hand(self, seat: int, hand: int) -> None:
+        """Only on a state being built."""
+        if seat == 0:
+            self.h0 = hand
+        elif seat == 1:
+            self.h1 = hand
+        elif seat == 2:
+            self.h2 = hand
+        elif seat == 3:
+            self.h3 = hand
+        elif seat == 4:
+            self.h4 = hand
+        elif seat == 5:
+            self.h5 = hand
+        else:
+            raise IndexError(f"no seat {seat}")
+
+    def fields(self) -> tuple[Any, ...]:
+        """The fields in ``FIELDS`` order."""
+        return (
+            self.phase,
+            self.turn,
+            self.acting,
+            self.hands,
+            self.trick,
+            self.allowed,
+            self.leader,
+            self.tricks,
+            self.passes,
+            self.cfg,
+            self.deal,
+        )
+
+    def __getitem__(self, index: int) -> Any:
+        return self.fields()[index]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.fields() == other.fields()
+
+    def __hash__(self) -> int:
+        return hash(self.fields())
+
+    def __repr__(self) -> str:
+        return f"State{self.fields()!r}"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (_from_fields, (self.fields(),))
+
+
+def _from_fields(fields: tuple[Any, ...] | list[Any]) -> State:
+    """A state from its fields in ``FIELDS`` order."""
+    state = State(
+        fields[PHASE],
+        fields[TURN],
+        fields[ACTING],
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        fields[TRICK],
+        fields[ALLOWED],
+        fields[LEADER],
+        fields[TRICKS],
+        fields[PASSES],
+        fields[CFG],
+        fields[DEAL],
+    )
+    for seat, hand in enumerate(fields[HANDS]):
+        state.set_hand(seat, hand)
+    return state
+
+
+def _copy(state: State) -> State:
+    """A copy to change before it is returned."""
+    return State(
+        state.phase,
+        state.turn,
+        state.acting,
+        state.h0,
+        state.h1,
+        state.h2,
+        state.h3,
+        state.h4,
+        state.h5,
+        state.trick,
+        state.allowed,
+        state.leader,
+        state.tricks,
+        state.passes,
+        state.cfg,
+        state.deal,
+    )
 
 
 def evolve(state: State, **changes: Any) -> State:
     """A copy of ``state`` with some fields changed, by name (for the rarer steps)."""
-    fields = list(state)
+    fields = list(state.fields())
     for name, value in changes.items():
         fields[FIELD_INDEX[name]] = value
-    return cast(State, tuple(fields))
+    return _from_fields(fields)
 
 
-def hand_at(hands: int, seat: int) -> int:
-    """One seat's hand from the packed hands."""
-    return hands >> SHIFT[seat] & HAND_MASK
+def hand_at(hands: tuple[int, ...], seat: int) -> int:
+    """One seat's hand from ``state[HANDS]``."""
+    return hands[seat]
 
 
-def _with_hand(hands: int, seat: int, hand: int) -> int:
-    shift = SHIFT[seat]
-    return hands & ~(HAND_MASK << shift) | hand << shift
+ID_SLOTS: Final = 1024  # a power of 2, well above the 55 actions of a table
+
+
+def _identity_table(actions: tuple[FrozenAction, ...]) -> tuple[tuple[object, ...], tuple[int, ...]]:
+    """An open-addressing table of ``actions`` by identity: (the objects, their card ids).
+
+    ``apply`` finds the shared read-only actions that ``legal`` lists here without reading
+    them. They live as long as the module, so no other object can have the id of one.
+    """
+    objects: list[object] = [None] * ID_SLOTS
+    cids = [-1] * ID_SLOTS
+    for cid, action in enumerate(actions):
+        slot = id(action) >> 4 & ID_SLOTS - 1
+        while objects[slot] is not None:
+            slot = slot + 1 & ID_SLOTS - 1
+        objects[slot] = action
+        cids[slot] = cid
+    return tuple(objects), tuple(cids)
+
+
+PLAY_TABLE: Final = _identity_table(PLAY_ACTION)
+PASS_TABLE: Final = _identity_table(PASS_ACTION)
+PLAY_OBJECTS: Final = PLAY_TABLE[0]
+PLAY_CIDS: Final = PLAY_TABLE[1]
+PASS_OBJECTS: Final = PASS_TABLE[0]
+PASS_CIDS: Final = PASS_TABLE[1]
+# ONE[cid]: the tuple (cid,), to extend a trick without building it.
+ONE: Final[tuple[tuple[int, ...], ...]] = tuple((cid,) for cid in range(N_IDS))
 
 
 def _draw_first_dealer(players: int, seed: int) -> tuple[int, tuple[tuple[tuple[int, int], ...], ...]]:
@@ -253,9 +489,14 @@ def _draw_first_dealer(players: int, seed: int) -> tuple[int, tuple[tuple[tuple[
 
 
 def _shuffled_deck(seed: int, deal: int) -> list[int]:
-    """The deck of deal ``deal``: sorted by a random key per card, a uniform shuffle."""
-    draw = chance(seed, "deal", deal).random
-    return sorted(DECK, key=lambda _: draw())
+    """The deck of deal ``deal``: sorted by a random key per card, a uniform shuffle.
+
+    One key is drawn per card in deck order, then the cards are sorted by key (a stable
+    sort; the deck is ``0..59``, so sorting the indices by key sorts the deck).
+    """
+    draw: Callable[[], Any] = chance(seed, "deal", deal).random  # (compiled: floats stay boxed)
+    keys = [draw() for _ in DECK]
+    return sorted(DECK, key=keys.__getitem__)
 
 
 def _begin_deal(
@@ -268,54 +509,69 @@ def _begin_deal(
     if cfg.the_mole and number >= 2:
         # The dealer sets aside three cards per player before dealing.
         aside = MOLE_CARDS * n
-        mole = tuple(sorted(DECK_ID[card] for card in deck[:aside]))
+        mole = tuple(sorted([DECK_ID[card] for card in deck[:aside]]))
         deck = deck[aside:]
         young = {seat: i for i, seat in enumerate(cfg.youngest_first)}
         order = tuple(sorted(range(n), key=lambda seat: (-scores[seat], young[seat])))
-    # One card at a time to each player, starting with the dealer's left.
-    hands = 0
-    for offset in range(n):
-        hands |= hand_of(deck[offset::n]) << SHIFT[(dealer + 1 + offset) % n]
     deal = Deal(number, dealer, scores, history, -1, mole, order, ((),) * n)
     if mole:
-        return (MOLE, order[0], SINGLE[order[0]], hands, (), 0, -1, (), ((),) * n, cfg, deal)
-    return (PASS, -1, cfg.everyone, hands, (), 0, -1, (), ((),) * n, cfg, deal)
+        state = State(MOLE, order[0], SINGLE[order[0]], 0, 0, 0, 0, 0, 0, (), 0, -1, (), ((),) * n, cfg, deal)
+    else:
+        state = State(PASS, -1, cfg.everyone, 0, 0, 0, 0, 0, 0, (), 0, -1, (), ((),) * n, cfg, deal)
+    # One card at a time to each player, starting with the dealer's left.
+    for offset in range(n):
+        state.set_hand((dealer + 1 + offset) % n, hand_of(deck[offset::n]))
+    return state
 
 
 def _after_pass(state: State) -> State:
     """Every seat has passed: hand the cards over, then the call or the first lead."""
-    cfg = state[CFG]
+    cfg = state.cfg
     n = cfg.players
-    offset = cfg.pass_offsets[(state[DEAL].number - 1) % len(cfg.pass_offsets)]
-    hands = state[HANDS]
-    for seat, cards in enumerate(state[PASSES]):
-        shift = SHIFT[(seat + offset) % n]
-        hand = hands >> shift & HAND_MASK
-        hands ^= hand << shift
-        hands |= _add_cards(hand, cards) << shift
+    offset = cfg.pass_offsets[(state.deal.number - 1) % len(cfg.pass_offsets)]
+    new = _copy(state)
+    for seat, cards in enumerate(state.passes):
+        to = (seat + offset) % n
+        new.set_hand(to, _add_cards(state.hand(to), cards))
     if cfg.calling_color:
-        dealer = state[DEAL].dealer
-        return evolve(state, hands=hands, phase=CALL, turn=dealer, acting=SINGLE[dealer])
-    leader = next(seat for seat in range(n) if hands >> SHIFT[seat] & BIT[RED_1])
-    allowed = hands >> SHIFT[leader] & NON_BLACK
-    return (PLAY, leader, SINGLE[leader], hands, (), allowed, leader, (), state[PASSES], cfg, state[DEAL])
+        dealer = state.deal.dealer
+        new.phase = CALL
+        new.turn = dealer
+        new.acting = SINGLE[dealer]
+        return new
+    leader = 0
+    while not new.hand(leader) & BIT[RED_1]:
+        leader += 1
+    new.phase = PLAY
+    new.turn = leader
+    new.acting = SINGLE[leader]
+    new.trick = ()
+    new.allowed = new.hand(leader) & NON_BLACK
+    new.leader = leader
+    new.tricks = ()
+    return new
 
 
 def _first_lead(state: State, leader: int, lead_mask: int) -> State:
-    allowed = hand_at(state[HANDS], leader) & lead_mask
+    allowed = state.hand(leader) & lead_mask
     return evolve(state, phase=PLAY, turn=leader, acting=SINGLE[leader], leader=leader, allowed=allowed)
 
 
 def _end_deal(state: State) -> State:
     """The last trick is taken: score the deal (or ask the taker of all black cards)."""
-    cfg = state[CFG]
+    cfg = state.cfg
     n = cfg.players
     values = cfg.values
-    won: list[list[int]] = [[] for _ in range(n)]
-    for _, cards, winner in state[TRICKS]:
-        won[winner] += cards
-    points = [sum(map(values.__getitem__, cards)) for cards in won]
-    blacks = [sum(map(IS_BLACK.__getitem__, cards)) for cards in won]
+    points = [0] * n
+    blacks = [0] * n
+    for _, cards, winner in state.tricks:
+        won = 0
+        black = 0
+        for cid in cards:
+            won += values[cid]
+            black += IS_BLACK[cid]
+        points[winner] += won
+        blacks[winner] += black
     if BLACK_CARDS in blacks:
         taker = blacks.index(BLACK_CARDS)
         if cfg.capture_or_release:
@@ -325,8 +581,8 @@ def _end_deal(state: State) -> State:
 
 
 def _score_deal(state: State, points: tuple[int, ...], taker: int, choice: str | None) -> State:
-    cfg = state[CFG]
-    deal = state[DEAL]
+    cfg = state.cfg
+    deal = state.deal
     scores, went_back = scoring.add_deal(deal.scores, points, cfg.end_value, cfg.going_back)
     history = (*deal.history, DealRecord(deal.number, deal.dealer, points, scores, taker, choice, went_back))
     if scoring.game_over(scores, cfg.end_value, cfg.going_back):
@@ -341,7 +597,29 @@ def _score_deal(state: State, points: tuple[int, ...], taker: int, choice: str |
     return _begin_deal(cfg, deal.number + 1, cfg.next_seat[deal.dealer], scores, history)
 
 
-def _card_of(action: Action, kind: str) -> int:
+def _card_in(action: Any, kind: str, objects: tuple[object, ...], cids: tuple[int, ...]) -> int:
+    """The card id of a well-formed one-card action of ``kind``, else -1 (quickly)."""
+    slot = id(action) >> 4 & ID_SLOTS - 1
+    while True:
+        known = objects[slot]
+        if known is action:
+            return cids[slot]  # one of the shared read-only actions that legal lists
+        if known is None:
+            break
+        slot = slot + 1 & ID_SLOTS - 1
+    if isinstance(action, dict):
+        code = action.get("card")
+        if isinstance(code, str) and action.get("type") == kind and len(action) == 2:
+            return CARD_ID.get(code, -1)
+        return -1
+    try:  # (any other mapping is read the same way)
+        cid = CARD_ID[action["card"]]
+        return cid if action["type"] == kind and len(action) == 2 else -1
+    except (KeyError, TypeError):
+        return -1
+
+
+def _card_of(action: Any, kind: str) -> int:
     """The card id of a one-card action of ``kind``, or IllegalAction with the reason."""
     if not isinstance(action, dict):
         raise IllegalAction(f"An action must be a JSON object, not {action!r}.")
@@ -355,6 +633,122 @@ def _card_of(action: Action, kind: str) -> int:
     return CARD_ID[code]
 
 
+def _play(state: State, seat: int, action: Any) -> State:
+    """The hot path: the seat to play plays a card."""
+    cid = _card_in(action, "play", PLAY_OBJECTS, PLAY_CIDS)
+    if cid < 0:
+        cid = _card_of(action, "play")  # raises with the reason
+    if not BIT[cid] & state.allowed:
+        raise IllegalAction(_play_problem(state, seat, cid))
+    new = _copy(state)
+    new.set_hand(seat, remove_card(state.hand(seat), cid))
+    cfg = state.cfg
+    trick = state.trick + ONE[cid]
+    nxt = cfg.next_seat[seat]
+    leader = state.leader
+    if nxt != leader:
+        hand = state.hand(nxt) & LOW55
+        allowed = hand & (FOLLOW[trick[0]] | cfg.same_rank[cid])
+        new.turn = nxt
+        new.acting = SINGLE[nxt]
+        new.trick = trick
+        new.allowed = allowed if allowed else hand
+        return new
+    return _take_trick(new, trick, leader)
+
+
+def _take_trick(new: State, trick: tuple[int, ...], leader: int) -> State:
+    """The trick is complete: the highest card of the colour led takes it; the first of
+    equal cards wins, so the first Black Spy played wins among equals."""
+    strength = STRENGTH[COLOUR_OF[trick[0]]]
+    best = -1
+    at = 0
+    for i, card in enumerate(trick):
+        rank = strength[card]
+        if rank > best:
+            best = rank
+            at = i
+    winner = (leader + at) % new.cfg.players
+    hand = new.hand(winner) & LOW55
+    new.turn = winner
+    new.acting = SINGLE[winner]
+    new.trick = ()
+    new.allowed = hand
+    new.leader = winner
+    new.tricks = new.tricks + ((leader, trick, winner),)  # noqa: RUF005 (compiled: no list)
+    return new if hand else _end_deal(new)
+
+
+def _pass(state: State, seat: Any, action: Any) -> State:
+    try:
+        may_pass = seat in state.acting
+    except TypeError:  # an unhashable seat
+        may_pass = False
+    if not may_pass:
+        if isinstance(seat, int) and 0 <= seat < state.cfg.players:
+            raise IllegalAction("You have already passed your three cards; wait for the others.")
+        raise IllegalAction(f"There is no seat {seat!r} at this table.")
+    player: int = seat
+    cid = _card_in(action, "pass", PASS_OBJECTS, PASS_CIDS)
+    if cid < 0:
+        cid = _card_of(action, "pass")  # raises with the reason
+    hand = state.hand(player)
+    if not hand & BIT[cid]:
+        raise IllegalAction(f"You do not hold the {describe(cid)}.")
+    new = _copy(state)
+    new.set_hand(player, remove_card(hand, cid))
+    new.turn = -1  # (as a pass state always has them)
+    new.trick = ()
+    new.allowed = 0
+    new.leader = -1
+    new.tricks = ()
+    passes = list(state.passes)
+    passed = passes[player] + ONE[cid]
+    passes[player] = passed
+    new.passes = tuple(passes)
+    if len(passed) == PASS_CARDS:
+        new.acting = state.acting - SINGLE[player]
+    return new if new.acting else _after_pass(new)
+
+
+def _play_problem(state: State, seat: int, cid: int) -> str:
+    hand = state.hand(seat)
+    if not hand & BIT[cid]:
+        return f"You do not hold the {describe(cid)}."
+    if not state.trick:
+        if state.deal.called >= 0:
+            return f"The first trick must be led in the colour called, {COLOURS[state.deal.called]}."
+        return "A black card may not be led on the first trick."
+    lead = state.trick[0]
+    extra = (
+        f", or rank {RANK_OF[state.trick[-1]]} like the card just played" if state.cfg.following_rank else ""
+    )
+    return (
+        f"You must follow the {describe(lead)}: play {COLOURS[COLOUR_OF[lead]]} or rank {RANK_OF[lead]}"
+        f"{extra}. The {describe(cid)} does not follow."
+    )
+
+
+def _listed(mask: int, chunks: tuple[tuple[tuple[FrozenAction, ...], ...], ...]) -> list[Action]:
+    """The actions of the cards in ``mask`` (bits 0..54), from the 11-bit chunk tables."""
+    chunk = 0
+    while not mask & 2047:
+        if not mask:
+            return []
+        mask >>= 11
+        chunk += 1
+    # (Compiled, a comprehension over a tuple fills a list made at its size.)
+    out: list[Action] = [action for action in chunks[chunk][mask & 2047]]  # noqa: C416
+    mask >>= 11
+    while mask:
+        chunk += 1
+        part = mask & 2047
+        if part:
+            out += chunks[chunk][part]
+        mask >>= 11
+    return out
+
+
 class BlackSpyEngine:
     """Black Spy for 3 to 6 players with every variant of the rule book."""
 
@@ -365,22 +759,23 @@ class BlackSpyEngine:
 
     # -- the protocol ------------------------------------------------------------------------
 
-    def start(self, seats: int, seed: int, options: Mapping[str, Any] | None = None) -> State:
+    def start(self, seats: Any, seed: int, options: Mapping[str, Any] | None = None) -> State:
         if isinstance(seats, bool) or not isinstance(seats, int) or seats not in self.seats:
             raise InvalidOptions(f"Black Spy is for 3 to 6 players, not {seats!r}.")
+        players: int = seats
         opts = validate_options(options, OPTIONS)
         youngest = opts["youngest_first"]
         if youngest is None:
-            youngest = list(range(seats))
-        if sorted(youngest) != list(range(seats)):
+            youngest = list(range(players))
+        if sorted(youngest) != list(range(players)):
             raise InvalidOptions(
-                f"Option 'youngest_first' must list every seat 0..{seats - 1} once, youngest first, "
+                f"Option 'youngest_first' must list every seat 0..{players - 1} once, youngest first, "
                 f"not {youngest!r}."
             )
         opts["youngest_first"] = list(youngest)
-        first_dealer, draws = _draw_first_dealer(seats, seed)
+        first_dealer, draws = _draw_first_dealer(players, seed)
         cfg = Config(
-            players=seats,
+            players=players,
             seed=seed,
             options=tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(opts.items())),
             no_good_spies=opts["no_good_spies"],
@@ -389,117 +784,53 @@ class BlackSpyEngine:
             calling_color=opts["calling_color"],
             following_rank=opts["following_rank"],
             going_back=opts["going_back"],
-            end_value=scoring.end_value_for(seats, opts["end_value"]),
+            end_value=scoring.end_value_for(players, opts["end_value"]),
             youngest_first=tuple(youngest),
             first_dealer=first_dealer,
             draws=draws,
             values=VALUE_NO_GOOD_SPIES if opts["no_good_spies"] else VALUE,
             same_rank=SAME_RANK if opts["following_rank"] else NO_RANK_FOLLOW,
-            next_seat=tuple((seat + 1) % seats for seat in range(seats)),
-            pass_offsets=(1, -1, 2) if seats == 4 else (1, -1),
-            everyone=frozenset(range(seats)),
+            next_seat=tuple((seat + 1) % players for seat in range(players)),
+            pass_offsets=(1, -1, 2) if players == 4 else (1, -1),
+            everyone=frozenset(range(players)),
         )
-        return _begin_deal(cfg, 1, first_dealer, (0,) * seats, ())
+        return _begin_deal(cfg, 1, first_dealer, (0,) * players, ())
 
     def to_act(self, state: State) -> frozenset[int]:
-        acting: frozenset[int] = state[ACTING]
-        return acting
+        return state.acting
 
-    def legal(self, state: State, seat: int) -> list[Action]:
-        if seat == state[TURN] and state[PHASE] == PLAY:
-            m = state[ALLOWED]
-            return [
-                *PC0[m & 2047],
-                *PC1[m >> 11 & 2047],
-                *PC2[m >> 22 & 2047],
-                *PC3[m >> 33 & 2047],
-                *PC4[m >> 44 & 2047],
-            ]
-        if state[PHASE] == PASS:
-            if seat not in state[ACTING]:
+    def legal(self, state: State, seat: Any) -> list[Action]:
+        phase = state.phase
+        if phase == PLAY:
+            if isinstance(seat, int):
+                if seat != state.turn:
+                    return []
+            elif seat != state.turn:  # (a seat of another type that equals the turn)
                 return []
-            m = hand_at(state[HANDS], seat)
-            return [
-                *SC0[m & 2047],
-                *SC1[m >> 11 & 2047],
-                *SC2[m >> 22 & 2047],
-                *SC3[m >> 33 & 2047],
-                *SC4[m >> 44 & 2047],
-            ]
-        if seat != state[TURN]:
+            return _listed(state.allowed, PLAY_CHUNKS)
+        if phase == PASS:
+            if seat not in state.acting:
+                return []
+            return _listed(state.hand(seat) & LOW55, PASS_CHUNKS)
+        if seat != state.turn:
             return []
-        if state[PHASE] == CALL:
+        if phase == CALL:
             return list(CALL_ACTIONS)
-        if state[PHASE] == ALL_BLACK:
+        if phase == ALL_BLACK:
             return list(ALL_BLACK_ACTIONS)
         # The Mole: every choice of three cards, each listed once, in deck order.
         return [
             {"type": "mole", "cards": [CODES[cid] for cid in combo]}
-            for combo in sorted(set(combinations(state[DEAL].mole, MOLE_CARDS)))
+            for combo in sorted(set(combinations(state.deal.mole, MOLE_CARDS)))
         ]
 
-    def apply(self, state: State, seat: int, action: Action) -> State:
-        if seat == state[TURN] and state[PHASE] == PLAY:
-            # The hot path: a card played.
-            try:
-                cid = CARD_ID[action["card"]]
-                well_formed = action["type"] == "play" and len(action) == 2
-            except (KeyError, TypeError):
-                well_formed = False
-            if not well_formed:
-                cid = _card_of(action, "play")  # raises with the reason
-            if not BIT[cid] & state[ALLOWED]:
-                raise IllegalAction(self._play_problem(state, seat, cid))
-            hands = state[HANDS]
-            if cid == BLACK_SPY:
-                hands ^= SPY_TOP[(hands >> SHIFT[seat] & SPY_BITS).bit_count()] << SHIFT[seat]
-            else:
-                hands ^= BIT[cid] << SHIFT[seat]
-            cfg = state[CFG]
-            trick = state[TRICK] + (cid,)
-            nxt = cfg.next_seat[seat]
-            leader = state[LEADER]
-            if nxt != leader:
-                hand = hands >> SHIFT[nxt] & LOW55
-                follow = FOLLOW[trick[0]] | cfg.same_rank[cid]
-                allowed = hand & follow or hand
-                return (
-                    PLAY,
-                    nxt,
-                    SINGLE[nxt],
-                    hands,
-                    trick,
-                    allowed,
-                    leader,
-                    state[TRICKS],
-                    state[PASSES],
-                    cfg,
-                    state[DEAL],
-                )
-            # The trick is complete: the highest card of the colour led takes it; ``index``
-            # finds the first of equal cards, so the first Black Spy played wins among equals.
-            ranks = tuple(map(STRENGTH[COLOUR_OF[trick[0]]].__getitem__, trick))
-            winner = (leader + ranks.index(max(ranks))) % cfg.players
-            tricks = state[TRICKS] + ((leader, trick, winner),)
-            hand = hands >> SHIFT[winner] & LOW55
-            done: State = (
-                PLAY,
-                winner,
-                SINGLE[winner],
-                hands,
-                (),
-                hand,
-                winner,
-                tricks,
-                state[PASSES],
-                cfg,
-                state[DEAL],
-            )
-            return done if hand else _end_deal(done)
-        phase = state[PHASE]
+    def apply(self, state: State, seat: Any, action: Any) -> State:
+        phase = state.phase
+        if phase == PLAY and isinstance(seat, int) and seat == state.turn:
+            return _play(state, seat, action)  # the hot path: a card played
         if phase == PASS:
-            return self._pass(state, seat, action)
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat != state[TURN]:
+            return _pass(state, seat, action)
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat != state.turn:
             raise IllegalAction(self._not_your_turn(state, seat))
         if phase == MOLE:
             return self._mole(state, seat, action)
@@ -509,23 +840,23 @@ class BlackSpyEngine:
             return self._all_black(state, seat, action)
         raise IllegalAction(self._not_your_turn(state, seat))
 
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        cfg = state[CFG]
-        deal = state[DEAL]
+    def view(self, state: State, seat: Any) -> dict[str, Any]:
+        cfg = state.cfg
+        deal = state.deal
         n = cfg.players
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"No seat {seat!r} at a {n}-player table.")
         offset = cfg.pass_offsets[(deal.number - 1) % len(cfg.pass_offsets)]
-        passed = state[PHASE] not in (PASS, MOLE)
-        leader = state[LEADER]
+        passed = state.phase not in (PASS, MOLE)
+        leader = state.leader
         tricks_won = [0] * n
-        for _, _, winner in state[TRICKS]:
+        for _, _, winner in state.tricks:
             tricks_won[winner] += 1
         view: dict[str, Any] = {
             "game": "black-spy",
             "players": n,
             "seat": seat,
-            "phase": PHASES[state[PHASE]],
+            "phase": PHASES[state.phase],
             "deal": deal.number,
             "dealer": deal.dealer,
             "first_dealer": cfg.first_dealer,
@@ -547,35 +878,35 @@ class BlackSpyEngine:
                 }
                 for rec in deal.history
             ],
-            "to_act": sorted(state[ACTING]),
-            "turn": None if state[TURN] < 0 else state[TURN],
+            "to_act": sorted(state.acting),
+            "turn": None if state.turn < 0 else state.turn,
             "pass_direction": DIRECTIONS[offset],
             "pass_to": None if seat is None else (seat + offset) % n,
-            "hand": [] if seat is None else codes_of(hand_at(state[HANDS], seat)),
-            "hand_counts": [hand_at(state[HANDS], s).bit_count() for s in range(n)],
-            "passed_seats": [s for s in range(n) if len(state[PASSES][s]) == PASS_CARDS],
-            "passing": [] if seat is None else [CODES[cid] for cid in state[PASSES][seat]],
+            "hand": [] if seat is None else codes_of(state.hand(seat)),
+            "hand_counts": [state.hand(s).bit_count() for s in range(n)],
+            "passed_seats": [s for s in range(n) if len(state.passes[s]) == PASS_CARDS],
+            "passing": [] if seat is None else [CODES[cid] for cid in state.passes[seat]],
             "received": (
-                [CODES[cid] for cid in state[PASSES][(seat - offset) % n]]
+                [CODES[cid] for cid in state.passes[(seat - offset) % n]]
                 if seat is not None and passed
                 else []
             ),
             "called_color": None if deal.called < 0 else COLOURS[deal.called],
-            "trick": [{"seat": (leader + i) % n, "card": CODES[cid]} for i, cid in enumerate(state[TRICK])],
+            "trick": [{"seat": (leader + i) % n, "card": CODES[cid]} for i, cid in enumerate(state.trick)],
             "trick_leader": None if leader < 0 else leader,
             "tricks_taken": tricks_won,
             "last_trick": None,
             "mole": None,
-            "all_black": {"taker": state[TURN]} if state[PHASE] == ALL_BLACK else None,
+            "all_black": {"taker": state.turn} if state.phase == ALL_BLACK else None,
         }
-        if state[TRICKS]:
-            lead, cards, winner = state[TRICKS][-1]
+        if state.tricks:
+            lead, cards, winner = state.tricks[-1]
             view["last_trick"] = {
                 "cards": [{"seat": (lead + i) % n, "card": CODES[cid]} for i, cid in enumerate(cards)],
                 "winner": winner,
             }
         if deal.mole_order:
-            chooser = state[TURN] if state[PHASE] == MOLE else None
+            chooser = state.turn if state.phase == MOLE else None
             view["mole"] = {
                 "order": list(deal.mole_order),
                 "chooser": chooser,
@@ -586,54 +917,22 @@ class BlackSpyEngine:
         return view
 
     def outcome(self, state: State) -> Outcome | None:
-        if state[PHASE] != OVER:
+        if state.phase != OVER:
             return None
-        deal = state[DEAL]
+        deal = state.deal
         return Outcome(
             scores=deal.scores,
             places=scoring.places(deal.scores),
             detail={
                 "deals": deal.number,
-                "end_value": state[CFG].end_value,
+                "end_value": state.cfg.end_value,
                 "deal_points": [list(rec.points) for rec in deal.history],
             },
         )
 
     # -- the other phases -----------------------------------------------------------------------
 
-    def _pass(self, state: State, seat: int, action: Action) -> State:
-        try:
-            may_pass = seat in state[ACTING]
-        except TypeError:  # an unhashable seat
-            may_pass = False
-        if not may_pass:
-            if isinstance(seat, int) and 0 <= seat < state[CFG].players:
-                raise IllegalAction("You have already passed your three cards; wait for the others.")
-            raise IllegalAction(f"There is no seat {seat!r} at this table.")
-        try:
-            cid = CARD_ID[action["card"]]
-            well_formed = action["type"] == "pass" and len(action) == 2
-        except (KeyError, TypeError):
-            well_formed = False
-        if not well_formed:
-            cid = _card_of(action, "pass")  # raises with the reason
-        shift = SHIFT[seat]
-        hands = state[HANDS]
-        if not hands >> shift & BIT[cid]:
-            raise IllegalAction(f"You do not hold the {describe(cid)}.")
-        if cid == BLACK_SPY:
-            hands ^= SPY_TOP[(hands >> shift & SPY_BITS).bit_count()] << shift
-        else:
-            hands ^= BIT[cid] << shift
-        passes = list(state[PASSES])
-        passes[seat] += (cid,)
-        acting = state[ACTING]
-        if len(passes[seat]) == PASS_CARDS:
-            acting = acting - SINGLE[seat]
-        new: State = (PASS, -1, acting, hands, (), 0, -1, (), tuple(passes), state[CFG], state[DEAL])
-        return new if acting else _after_pass(new)
-
-    def _mole(self, state: State, seat: int, action: Action) -> State:
+    def _mole(self, state: State, seat: int, action: Any) -> State:
         if not isinstance(action, dict) or action.get("type") != "mole":
             raise IllegalAction("Choose three cards from The Mole: {'type': 'mole', 'cards': [c1, c2, c3]}.")
         cards = action.get("cards")
@@ -642,7 +941,7 @@ class BlackSpyEngine:
         if not all(isinstance(code, str) and code in CARD_ID for code in cards):
             raise IllegalAction(f"{cards!r} are not all Black Spy cards (blue-1 .. black-11).")
         combo = tuple(CARD_ID[code] for code in cards)
-        deal = state[DEAL]
+        deal = state.deal
         if Counter(combo) - Counter(deal.mole):
             raise IllegalAction(f"The Mole does not hold all of {', '.join(cards)}.")
         if list(combo) != sorted(combo):
@@ -652,45 +951,46 @@ class BlackSpyEngine:
         left = list(deal.mole)
         for cid in combo:
             left.remove(cid)
-        hands = _with_hand(state[HANDS], seat, _add_cards(hand_at(state[HANDS], seat), combo))
         taken = list(deal.mole_taken)
         taken[seat] = combo
         order = deal.mole_order
         nxt = order[order.index(seat) + 1]
         if nxt != order[-1]:
-            return evolve(
+            new = evolve(
                 state,
-                hands=hands,
                 turn=nxt,
                 acting=SINGLE[nxt],
                 deal=deal._replace(mole=tuple(left), mole_taken=tuple(taken)),
             )
+            new.set_hand(seat, _add_cards(state.hand(seat), combo))
+            return new
         # The lowest score takes the last three cards; then everyone passes.
         taken[nxt] = tuple(left)
-        hands = _with_hand(hands, nxt, _add_cards(hand_at(hands, nxt), left))
-        return evolve(
+        new = evolve(
             state,
             phase=PASS,
-            hands=hands,
             turn=-1,
-            acting=state[CFG].everyone,
+            acting=state.cfg.everyone,
             deal=deal._replace(mole=(), mole_taken=tuple(taken)),
         )
+        new.set_hand(seat, _add_cards(state.hand(seat), combo))
+        new.set_hand(nxt, _add_cards(state.hand(nxt), left))
+        return new
 
-    def _call(self, state: State, seat: int, action: Action) -> State:
+    def _call(self, state: State, seat: int, action: Any) -> State:
         if not isinstance(action, dict) or action.get("type") != "call" or set(action) != {"type", "color"}:
             raise IllegalAction("As dealer, call a colour: {'type': 'call', 'color': 'blue'}.")
         colour = COLOUR_ID.get(action["color"]) if isinstance(action["color"], str) else None
         if colour is None or colour == BLACK:
             raise IllegalAction(f"Call blue, yellow, red or green, not {action['color']!r}.")
-        n = state[CFG].players
+        n = state.cfg.players
         mask = COLOUR_MASK[colour]
         # The dealer's left leads the colour called; if they cannot, the lead passes left.
-        seats = ((state[DEAL].dealer + k) % n for k in range(1, n + 1))
-        leader = next(s for s in seats if hand_at(state[HANDS], s) & mask)
-        return _first_lead(evolve(state, deal=state[DEAL]._replace(called=colour)), leader, mask)
+        seats = ((state.deal.dealer + k) % n for k in range(1, n + 1))
+        leader = next(s for s in seats if state.hand(s) & mask)
+        return _first_lead(evolve(state, deal=state.deal._replace(called=colour)), leader, mask)
 
-    def _all_black(self, state: State, seat: int, action: Action) -> State:
+    def _all_black(self, state: State, seat: int, action: Any) -> State:
         if (
             not isinstance(action, dict)
             or action.get("type") != "all_black"
@@ -702,36 +1002,17 @@ class BlackSpyEngine:
                 "every other player) or 'subtract' (60 points off your own score)."
             )
         choice: str = action["choice"]
-        return _score_deal(state, scoring.all_black_points(state[CFG].players, seat, choice), seat, choice)
+        return _score_deal(state, scoring.all_black_points(state.cfg.players, seat, choice), seat, choice)
 
     # -- reasons --------------------------------------------------------------------------------
 
-    def _not_your_turn(self, state: State, seat: int) -> str:
-        if state[PHASE] == OVER:
+    def _not_your_turn(self, state: State, seat: Any) -> str:
+        if state.phase == OVER:
             return "The game is over."
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state[CFG].players:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.cfg.players:
             return f"There is no seat {seat!r} at this table."
         what = {MOLE: "choose from The Mole", CALL: "call a colour", PLAY: "play", ALL_BLACK: "choose"}
-        return f"It is not your turn: seat {state[TURN]} is to {what[state[PHASE]]}."
-
-    def _play_problem(self, state: State, seat: int, cid: int) -> str:
-        hand = hand_at(state[HANDS], seat)
-        if not hand & BIT[cid]:
-            return f"You do not hold the {describe(cid)}."
-        if not state[TRICK]:
-            if state[DEAL].called >= 0:
-                return f"The first trick must be led in the colour called, {COLOURS[state[DEAL].called]}."
-            return "A black card may not be led on the first trick."
-        lead = state[TRICK][0]
-        extra = (
-            f", or rank {RANK_OF[state[TRICK][-1]]} like the card just played"
-            if state[CFG].following_rank
-            else ""
-        )
-        return (
-            f"You must follow the {describe(lead)}: play {COLOURS[COLOUR_OF[lead]]} or rank {RANK_OF[lead]}"
-            f"{extra}. The {describe(cid)} does not follow."
-        )
+        return f"It is not your turn: seat {state.turn} is to {what[state.phase]}."
 
 
 def _add_cards(hand: int, cards: tuple[int, ...] | list[int]) -> int:
@@ -742,7 +1023,7 @@ def _add_cards(hand: int, cards: tuple[int, ...] | list[int]) -> int:
         else:
             hand |= BIT[cid]
     if spies:
-        hand = hand & ~SPY_BITS | SPY_FILL[(hand & SPY_BITS).bit_count() + spies]
+        hand = hand & ~SPY_BITS | SPY_FILL[spy_count(hand) + spies]
     return hand
 
 

@@ -34,11 +34,9 @@ def hand_mask(codes: Iterable[str]) -> int:
     return hand_of(physical)
 
 
-def pack(hands: Sequence[Iterable[str]]) -> int:
-    packed = 0
-    for seat, codes in enumerate(hands):
-        packed |= hand_mask(codes) << bs.SHIFT[seat]
-    return packed
+def pack(hands: Sequence[Iterable[str]]) -> tuple[int, ...]:
+    """The hands of a state (``state[bs.HANDS]``) from each seat's card codes."""
+    return tuple(hand_mask(codes) for codes in hands)
 
 
 def rigged_play(
