@@ -8,6 +8,11 @@ Prints, each with the baseline measured in the same run:
 * Swiss tables of 4, 1,000 players, round 9: time, repeated pairs, the proven lower bound, and
   the greedy seating (tables filled in standings order): its repeats and time; the points spread
   of both (sum over tables of squared pair differences, and the mean points range per table).
+* Small Swiss events at tables of 4 (24 and 40 players, 6 rounds, random results, several seeds):
+  total repeated pairs over the event and the sum of the per-round proven lower bounds for the
+  full seating (local search, exact search, spread pass), the local search alone (as before the
+  exact search: ``exact_budget=0, spread_budget=0``) and the greedy baseline, each playing its
+  own event with the same random results; rounds proven minimal; total spread; time per round.
 * Ratings: 100,000 random results of 3 to 6 players recomputed with openskill Plackett-Luce;
   baseline: the public ``PlackettLuce.rate`` call per result.
 
@@ -32,6 +37,7 @@ from pairing import (
     EventHistory,
     PlayerStanding,
     Round,
+    RoundPlan,
     greedy_tables,
     pair_swiss,
     recompute_ratings,
@@ -148,6 +154,67 @@ def swiss_tables(players: int, repeat: int) -> None:
     )
 
 
+def small_event(
+    players: int, rounds: int, seed: int, seat: Callable[..., RoundPlan]
+) -> tuple[list[RoundPlan], list[float], float]:
+    """One simulated Swiss event at tables of 4: (plans, time per round, total spread)."""
+    rng = random.Random(seed)
+    points = dict.fromkeys(range(players), 0.0)
+    history: list[Round] = []
+    plans: list[RoundPlan] = []
+    times: list[float] = []
+    spread = 0.0
+    for number in range(rounds):
+        start = time.perf_counter()
+        plan = seat(standings(points), history, preferred=4, seed=seed * 100 + number)
+        times.append(time.perf_counter() - start)
+        plans.append(plan)
+        spread += plan.spread
+        history.append(plan.round)
+        for t in plan.round.tables:
+            order = list(t)
+            rng.shuffle(order)
+            for place, p in enumerate(order):
+                points[p] += (4, 2, 1, 0)[place]
+    return plans, times, spread
+
+
+def small_events(sizes: Sequence[int], rounds: int, seeds: int) -> None:
+    def local_only(*args: object, **kwargs: object) -> RoundPlan:
+        return seat_swiss_tables(*args, exact_budget=0, spread_budget=0, **kwargs)  # type: ignore[arg-type]
+
+    methods: list[tuple[str, Callable[..., RoundPlan]]] = [
+        ("new (exact + spread)", seat_swiss_tables),
+        ("old local search alone", local_only),
+        ("greedy", greedy_tables),
+    ]
+    for players in sizes:
+        print(f"\nSwiss, tables of 4, {players} players, {rounds} rounds, {seeds} seeds (means per event)")
+        print(
+            f"  {'method':24} {'repeats':>8} {'sum of bounds':>14} {'proven rounds':>14}"
+            f" {'spread':>8} {'ms/round':>9} {'max ms':>7}"
+        )
+        for name, seat in methods:
+            repeats = bounds = minimal = 0
+            spread = 0.0
+            times: list[float] = []
+            per_seed: list[int] = []
+            for seed in range(seeds):
+                plans, event_times, event_spread = small_event(players, rounds, seed, seat)
+                per_seed.append(sum(p.repeats for p in plans))
+                repeats += per_seed[-1]
+                bounds += sum(p.repeat_lower_bound for p in plans)
+                minimal += sum(p.repeats_minimal for p in plans)
+                spread += event_spread
+                times += event_times
+            print(
+                f"  {name:24} {repeats / seeds:8.2f} {bounds / seeds:14.2f}"
+                f" {minimal / seeds:8.2f} of {rounds} {spread / seeds:8.0f}"
+                f" {1000 * statistics.mean(times):9.1f} {1000 * max(times):7.0f}"
+                f"   per seed {per_seed}"
+            )
+
+
 def ratings(results_count: int, repeat: int) -> None:
     rng = random.Random(99)
     results = []
@@ -182,6 +249,7 @@ def main() -> None:
     players = 100 if args.quick else 1000
     swiss_two(players, args.repeat)
     swiss_tables(players, args.repeat)
+    small_events((24, 40), 6, 3 if args.quick else 10)
     ratings(5000 if args.quick else 100_000, args.repeat)
 
 

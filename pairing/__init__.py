@@ -27,12 +27,15 @@ Swiss
     ``pair_swiss(standings, history, seed=)`` (:mod:`pairing.swiss`): two-player rounds by
     maximum-weight matching; ``minimum_repeats(players, history)`` is the exact minimum.
     ``seat_swiss_tables(standings, history, preferred=, allowed=, max_byes=, seed=)``
-    (:mod:`pairing.seating`): tables of 2 to 6 by local search; ``greedy_tables`` is the
-    standings-order baseline and ``repeat_lower_bound`` the proven bound.
+    (:mod:`pairing.seating`): tables of 2 to 6 by local search, then for rounds of up to 64
+    players an exact branch and bound (:mod:`pairing.exact`) that finds and proves the fewest
+    repeats within a step budget, and a spread pass; ``greedy_tables`` is the standings-order
+    baseline and ``repeat_lower_bound`` the proven bound.
 
 Round robin (:mod:`pairing.round_robin`)
     ``round_robin_pairs(players)`` -> every round of the circle method.
-    ``group_schedule(players, preferred=, allowed=, rounds=, seed=)`` -> ``GroupSchedule``.
+    ``group_schedule(players, preferred=, allowed=, rounds=, seed=)`` -> ``GroupSchedule``;
+    built-in repeat-free designs and the exact schedule search live in :mod:`pairing.designs`.
 
 Knockout (:mod:`pairing.knockout`)
     ``seed_by_rating``, ``bracket_order``, ``first_round(players_by_seed)`` -> ``Match``es,
@@ -42,7 +45,8 @@ Knockout (:mod:`pairing.knockout`)
 Explanations (:mod:`pairing.explain`)
     ``explain_repeats(round, history, standings, names)`` -> one ``RepeatExplanation`` (with a
     ``text``) per repeated pair; ``check_swap(round, a, b, history, standings, names)`` ->
-    ``SwapCheck(round, warnings)``.
+    ``SwapCheck(round, warnings)``. A repeat counts as forced when the round is at its proven
+    minimum, which for rounds of up to 64 players may come from the exact search.
 
 Standings (:mod:`pairing.standings`)
     ``compute_standings(rounds, tiebreaks=, points=, bye=, lowest_wins=)`` over ``RoundResult``

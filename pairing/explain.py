@@ -18,7 +18,7 @@ from itertools import combinations
 from typing import Literal
 
 from .history import EventHistory, Ranked, RepeatedPair, Round, standings_points
-from .seating import repeat_lower_bound
+from .seating import proven_minimum, repeat_lower_bound
 from .swiss import minimum_repeats
 
 __all__ = [
@@ -90,13 +90,24 @@ def round_lower_bound(rnd: Round, history: Sequence[Round] | EventHistory) -> in
     """A proven minimum of repeated pairs for the players and table sizes of ``rnd``.
 
     Two-player rounds use the exact minimum (:func:`pairing.swiss.minimum_repeats`, over the
-    seated players); other rounds the bound of :func:`pairing.seating.repeat_lower_bound`.
+    seated players); other rounds the bound of :func:`pairing.seating.repeat_lower_bound`, and,
+    when ``rnd`` has more repeats than that and at most 64 players, the true minimum found by the
+    exact search (:func:`pairing.seating.proven_minimum`) if it settles within its budget.
     """
-    hist = _history(history)
+    return _round_minimum(rnd, _history(history))[0]
+
+
+def _round_minimum(rnd: Round, hist: EventHistory) -> tuple[int, bool]:
+    """(proven minimum, whether it is the exact minimum rather than only a bound)."""
     seated = [p for table in rnd.tables for p in table]
     if rnd.tables and all(len(t) == 2 for t in rnd.tables):
-        return minimum_repeats(seated, hist)
-    return repeat_lower_bound(seated, [len(t) for t in rnd.tables], hist)
+        return minimum_repeats(seated, hist), True
+    bound = repeat_lower_bound(seated, [len(t) for t in rnd.tables], hist)
+    if len(hist.repeated_pairs(rnd)) > bound:
+        exact = proven_minimum(rnd.tables, hist)
+        if exact is not None:
+            return exact, True
+    return bound, False
 
 
 def _swap_in_round(rnd: Round, a: int, b: int) -> Round:
@@ -124,7 +135,7 @@ def explain_repeats(
     repeated = hist.repeated_pairs(rnd)
     if not repeated:
         return ()
-    bound = round_lower_bound(rnd, hist)
+    bound, exact = _round_minimum(rnd, hist)
     forced = len(repeated) <= bound
     total = len(repeated)
     out: list[RepeatExplanation] = []
@@ -141,6 +152,12 @@ def explain_repeats(
             text += " There is no other table to swap with."
         else:
             text += " " + _alternative_text(alternative, name)
+            if exact and alternative.repeats_change >= 0:
+                text += (
+                    f" The fewest possible for these players and table sizes is {bound} repeated"
+                    f" pair{'s' if bound != 1 else ''}: re-seating several tables (no single swap)"
+                    " gets there."
+                )
         out.append(RepeatExplanation(pair.players, pair.table, pair.rounds, forced, alternative, text))
     return tuple(out)
 

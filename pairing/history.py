@@ -84,9 +84,11 @@ class RoundPlan:
     """A proposed round with the figures that justify it.
 
     ``repeat_lower_bound`` is a proven minimum for the number of repeated pairs given the byes
-    chosen (for 2-player Swiss it is the exact minimum); ``repeats_minimal`` is true when the plan
-    reaches it. ``spread`` is the sum over tables of squared point differences of every pair at the
-    table (0 when everyone at each table is on the same points).
+    chosen (for 2-player Swiss it is the exact minimum; at tables, for rounds of up to 64 players
+    it is the exact minimum whenever the exact search settled it within its budget);
+    ``repeats_minimal`` is true when the plan reaches it. ``spread`` is the sum over tables of
+    squared point differences of every pair at the table (0 when everyone at each table is on the
+    same points).
     """
 
     round: Round

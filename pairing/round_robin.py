@@ -6,11 +6,22 @@ once and plays ``n - 1`` games. Seat 0 alternates so that every player starts ex
 games (even ``n``: half rounded one way or the other).
 
 :func:`group_schedule` seats a group over several rounds at tables of 3 to 6 with as few repeated
-pairs as possible (the "social golfer" problem, which has no general formula). Each round is first
-seated by the Swiss local search against the rounds before it, then simulated annealing
-(``effort`` swaps, ``random.Random(seed)``) swaps players within rounds to lower
-``sum over pairs of C(meetings, 2)``; it stops early at the lower bound. Seats are then rotated
-fairly round by round.
+pairs as possible (the "social golfer" problem, which has no general formula):
+
+1. If a repeat-free design is built in for the count, size and rounds (affine planes for 4, 9, 16
+   and 25 players, Kirkman's 15 schoolgirls: :mod:`pairing.designs`), it is used.
+2. Otherwise each round is seated by the Swiss seating (with its exact search for small rounds)
+   against the rounds before it, then simulated annealing (``effort`` swaps,
+   ``random.Random(seed)``) swaps players within rounds to lower
+   ``sum over pairs of C(meetings, 2)``, keeping the schedule seen with the fewest repeats; it
+   stops early at the lower bound.
+3. With equal tables, no byes and at most 4 tables (or 5 tables of 3), the exact schedule search
+   of :mod:`pairing.designs` then tries to beat it within ``exact_budget`` steps (the annealing
+   gets a quarter of ``effort`` in that case); when it finishes, the answer is proven optimal and
+   ``lower_bound`` is raised to it (e.g. 12 players at tables of 4 over 4 rounds: 13, where the
+   formula gives 9).
+
+Seats are then rotated fairly round by round.
 """
 
 from __future__ import annotations
@@ -21,12 +32,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from .designs import SCHEDULE_BUDGET, fewest_schedule_repeats, known_design
 from .history import EventHistory, PlayerStanding, Round
 from .seating import fewest_pairs, seat_swiss_tables
 from .seats import seat_order
 from .tables import plan_tables
 
 __all__ = ["GroupSchedule", "group_schedule", "round_robin_pairs"]
+
+ROUND_BUDGET = 20_000  # exact-search steps per round while building a schedule round by round
 
 
 def round_robin_pairs(players: Sequence[int]) -> tuple[Round, ...]:
@@ -87,6 +101,7 @@ def group_schedule(
     max_byes: int | None = None,
     seed: int = 0,
     effort: int = 200_000,
+    exact_budget: int = SCHEDULE_BUDGET,
 ) -> GroupSchedule:
     """Seat ``players`` for ``rounds`` rounds at tables of the given sizes, repeating few pairs.
 
@@ -103,30 +118,49 @@ def group_schedule(
         rounds = max(1, math.ceil((n - 1) / (preferred - 1))) if n > 1 else 0
     rng = random.Random(seed)
 
-    # Sequential construction: each round seated against the ones before it.
+    bound = _schedule_bound(order, plan.sizes, rounds)
+    uniform = plan.byes == 0 and bool(plan.sizes) and len(set(plan.sizes)) == 1
+    size = plan.sizes[0] if plan.sizes else 0
+    design = known_design(n, size, rounds) if uniform else None
     built: list[Round] = []
-    bye_counts = dict.fromkeys(order, 0)
-    for r in range(rounds):
-        # Byes rotate through the list in order, fewest byes first.
-        rotated = order[(r * plan.byes) % n :] + order[: (r * plan.byes) % n] if n else []
-        byes = sorted(rotated, key=lambda p: bye_counts[p])[: plan.byes]
-        for p in byes:
-            bye_counts[p] += 1
-        sitting_out = set(byes)
-        present = [PlayerStanding(p) for p in order if p not in sitting_out]
-        seated = seat_swiss_tables(
-            present,
-            built,
-            preferred=preferred,
-            allowed=allowed,
-            max_byes=0,
-            seed=rng.randrange(2**32),
-            effort=max(1000, effort // max(1, rounds)),
-        )
-        built.append(Round(seated.round.tables, tuple(byes)))
-
-    tables = [[list(t) for t in rnd.tables] for rnd in built]
-    _anneal_schedule(tables, effort, rng, _schedule_bound(order, plan.sizes, rounds))
+    if design is not None:
+        # A repeat-free design is built in: seat it (players by position in ``players``).
+        tables = [[[order[i] for i in table] for table in rnd] for rnd in design]
+        built = [Round(tuple(tuple(t) for t in rnd)) for rnd in tables]
+    else:
+        # Sequential construction: each round seated against the ones before it.
+        bye_counts = dict.fromkeys(order, 0)
+        for r in range(rounds):
+            # Byes rotate through the list in order, fewest byes first.
+            rotated = order[(r * plan.byes) % n :] + order[: (r * plan.byes) % n] if n else []
+            byes = sorted(rotated, key=lambda p: bye_counts[p])[: plan.byes]
+            for p in byes:
+                bye_counts[p] += 1
+            sitting_out = set(byes)
+            present = [PlayerStanding(p) for p in order if p not in sitting_out]
+            seated = seat_swiss_tables(
+                present,
+                built,
+                preferred=preferred,
+                allowed=allowed,
+                max_byes=0,
+                seed=rng.randrange(2**32),
+                effort=max(1000, effort // max(1, rounds)),
+                exact_budget=ROUND_BUDGET,
+                spread_budget=0,
+            )
+            built.append(Round(seated.round.tables, tuple(byes)))
+        tables = [[list(t) for t in rnd.tables] for rnd in built]
+        exact = uniform and exact_budget > 0 and _exact_fits(len(plan.sizes), size)
+        _anneal_schedule(tables, effort // 4 if exact else effort, rng, bound)
+        if exact and _repeats(tables) > bound:
+            index = {p: i for i, p in enumerate(order)}
+            incumbent = [[[index[p] for p in t] for t in rnd] for rnd in tables]
+            found, schedule, proven = fewest_schedule_repeats(n, size, rounds, incumbent, budget=exact_budget)
+            if found < _repeats(tables):
+                tables = [[[order[i] for i in t] for t in rnd] for rnd in schedule]
+            if proven:
+                bound = found
 
     # Seat rotation, round by round.
     final: list[Round] = []
@@ -137,7 +171,16 @@ def group_schedule(
     meetings = _meetings(tables)
     repeats = sum(k - 1 for k in meetings.values())
     unmet = n * (n - 1) // 2 - len(meetings)
-    return GroupSchedule(tuple(final), repeats, _schedule_bound(order, plan.sizes, rounds), unmet)
+    return GroupSchedule(tuple(final), repeats, bound, unmet)
+
+
+def _exact_fits(tables: int, size: int) -> bool:
+    """Whether the exact schedule search is tried: its round-2 enumeration stays small."""
+    return tables <= 4 or (tables == 5 and size == 3)
+
+
+def _repeats(tables: list[list[list[int]]]) -> int:
+    return sum(k - 1 for k in _meetings(tables).values())
 
 
 def _meetings(tables: list[list[list[int]]]) -> dict[tuple[int, int], int]:
@@ -176,8 +219,25 @@ def _schedule_bound(players: Sequence[int], sizes: Sequence[int], rounds: int) -
     return max(0, overall, per_player, between)
 
 
+def _meet(meetings: dict[tuple[int, int], int], a: int, b: int) -> int:
+    """Add a meeting of ``a`` and ``b``; returns the change in repeats (1 if they had met)."""
+    key = (a, b) if a < b else (b, a)
+    k = meetings.get(key, 0)
+    meetings[key] = k + 1
+    return 1 if k else 0
+
+
+def _unmeet(meetings: dict[tuple[int, int], int], a: int, b: int) -> int:
+    """Remove a meeting of ``a`` and ``b``; returns the change in repeats (-1 if still met)."""
+    key = (a, b) if a < b else (b, a)
+    k = meetings[key] - 1
+    meetings[key] = k
+    return -1 if k else 0
+
+
 def _anneal_schedule(tables: list[list[list[int]]], moves: int, rng: random.Random, target: int) -> None:
-    """Swap players within rounds to lower sum(C(meetings, 2)); keeps the best schedule seen."""
+    """Swap players within rounds to lower sum(C(meetings, 2)); keeps the schedule seen with the
+    fewest repeats (then the lowest sum)."""
     rounds = [r for r in range(len(tables)) if len(tables[r]) >= 2]
     if not rounds or moves <= 0:
         return
@@ -186,10 +246,6 @@ def _anneal_schedule(tables: list[list[list[int]]], moves: int, rng: random.Rand
     def count(a: int, b: int) -> int:
         return meetings.get((a, b) if a < b else (b, a), 0)
 
-    def bump(a: int, b: int, d: int) -> None:
-        key = (a, b) if a < b else (b, a)
-        meetings[key] = meetings.get(key, 0) + d
-
     def repeats() -> int:
         return sum(k - 1 for k in meetings.values() if k > 1)
 
@@ -197,7 +253,7 @@ def _anneal_schedule(tables: list[list[list[int]]], moves: int, rng: random.Rand
     if current <= target:
         return
     cost = sum(k * (k - 1) // 2 for k in meetings.values())
-    best_cost = cost
+    best_key = (current, cost)
     best = [[list(t) for t in rnd] for rnd in tables]
     start_temp, end_temp = 2.0, 0.05
     for step in range(moves):
@@ -217,18 +273,16 @@ def _anneal_schedule(tables: list[list[list[int]]], moves: int, rng: random.Rand
         if d <= 0 or rng.random() < math.exp(-d / temp):
             for z in rnd[t]:
                 if z != x:
-                    bump(x, z, -1)
-                    bump(y, z, 1)
+                    current += _unmeet(meetings, x, z) + _meet(meetings, y, z)
             for z in rnd[u]:
                 if z != y:
-                    bump(y, z, -1)
-                    bump(x, z, 1)
+                    current += _unmeet(meetings, y, z) + _meet(meetings, x, z)
             rnd[t][i], rnd[u][j] = y, x
             cost += d
-            if cost < best_cost:
-                best_cost = cost
+            if (current, cost) < best_key:
+                best_key = (current, cost)
                 best = [[list(tb) for tb in rn] for rn in tables]
-                if repeats() <= target:
+                if current <= target:
                     break
     for r, rnd in enumerate(best):
         tables[r] = rnd

@@ -15,9 +15,19 @@ How a round is seated (:func:`seat_swiss_tables`):
    If swaps alone get stuck above the bound, a short simulated annealing run (``effort`` moves,
    random numbers from ``random.Random(seed)``) tries to escape; the best seating seen is kept.
    A final pass makes spread-reducing swaps between neighbouring tables that add no repeat.
-4. Seat order within each table is chosen by :func:`pairing.seats.seat_order`.
+4. Small rounds (at most ``exact_up_to`` = 64 seated players). If the local search ends above the
+   lower bound, the exact branch and bound of :mod:`pairing.exact` starts from its seating and
+   looks for the true fewest repeats within ``exact_budget`` steps (a deterministic count: at most
+   about 0.1 s at 24 players and 0.2 s at 64 on an idle machine; a whole round, local search and
+   spread pass included, stays under about 0.5 s). When it exhausts its tree the minimum is
+   proven and becomes the plan's ``repeat_lower_bound`` (so ``repeats_minimal`` is true); when the
+   budget runs out the best seating found is kept with the bound below. Then, for every small
+   round, a spread pass (:func:`pairing.exact.tightest_spread`, ``spread_budget`` steps) searches
+   seatings with no more repeats for a smaller spread, followed by the swap pass above; the result
+   is kept only if the lexicographic cost went down.
+5. Seat order within each table is chosen by :func:`pairing.seats.seat_order`.
 
-The lower bound (:func:`repeat_lower_bound`) is the larger of two sound bounds:
+The lower bound (:func:`repeat_lower_bound`) is the largest of three sound bounds:
 
 * Counting bound. Let ``u(p)`` be the number of seated players that ``p`` has never met. At a
   table of ``s`` players, ``p`` gets ``s - 1`` opponents, of whom at most ``min(u(p), s - 1)`` are
@@ -33,10 +43,15 @@ The lower bound (:func:`repeat_lower_bound`) is the larger of two sound bounds:
   each repeated pair of this round at most ``M`` times, ``M`` being the most times any present
   pair has met: ``repeats >= ceil(sum f / M)``. Tight e.g. for 12 players at tables of 4 in
   round 2 (at least one repeat per table).
+* Stuck-players bound (rounds of at most 200 players): a player with no *repeat-free table*
+  (``s - 1`` players, never met by them nor by each other) sits at a table with a repeat, and a
+  table holds at most ``s`` such players (``s`` the largest size): ``repeats >= ceil(stuck / s)``.
+  Each player's check is a small clique search with a step budget; an unfinished check does not
+  count the player, so the bound stays sound. It is what makes late rounds of 16 to 24 players
+  provable: e.g. 24 players at tables of 4 in round 7, where the other two bounds say 0.
 
-In big events both are 0 (everyone has plenty of unmet players) and the search reaches it; in
-small, dense late rounds the true minimum can be above both (the bound is not exact: finding the
-exact minimum is a hard combinatorial problem).
+In big events all three are 0 (everyone has plenty of unmet players) and the search reaches it; in
+small, dense late rounds the true minimum can be above them, and the exact search settles it.
 
 Everything is deterministic for a given ``seed``.
 """
@@ -45,9 +60,11 @@ from __future__ import annotations
 
 import math
 import random
+import threading
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
+from .exact import EXACT_BUDGET, EXACT_UP_TO, SPREAD_BUDGET, fewest_repeats, stuck_bound, tightest_spread
 from .history import EventHistory, Ranked, Round, RoundPlan, standings_points
 from .seats import seat_order
 from .tables import plan_tables
@@ -56,12 +73,15 @@ __all__ = [
     "choose_byes",
     "fewest_pairs",
     "greedy_tables",
+    "met_masks",
+    "proven_minimum",
     "repeat_lower_bound",
     "round_spread",
     "seat_swiss_tables",
 ]
 
 POINT_STEPS = 10  # points are compared in tenths
+STUCK_UP_TO = 200  # players: the stuck-players bound is computed for rounds up to this size
 
 
 def _as_history(history: Sequence[Round] | EventHistory) -> EventHistory:
@@ -82,13 +102,81 @@ def repeat_lower_bound(
 ) -> int:
     """A proven minimum number of repeated pairs for seating ``players`` at tables of ``sizes``.
 
-    The larger of the counting bound and the past-tables bound described in the module
+    The largest of the counting, past-tables and stuck-players bounds described in the module
     docstring. ``sum(sizes)`` must equal ``len(players)``.
     """
     hist = _as_history(history)
     if sum(sizes) != len(players):
         raise ValueError("the table sizes must seat every player exactly once")
-    return max(_counting_bound(players, sizes, hist), _past_tables_bound(players, sizes, hist))
+    bound = max(_counting_bound(players, sizes, hist), _past_tables_bound(players, sizes, hist))
+    if len(players) <= STUCK_UP_TO and any(hist.opponents(p) for p in players):
+        bound = max(bound, stuck_bound(met_masks(players, hist), sizes))
+    return bound
+
+
+_MinimumKey = tuple[frozenset[int], tuple[int, ...], frozenset[tuple[int, int]]]
+# Minima proven by the exact search, by players, sizes and the pairs among them that met (the
+# explanation of a freshly seated round asks again). Only proven facts are kept, so reusing one
+# never changes an answer except by knowing more.
+_PROVEN: dict[_MinimumKey, int] = {}
+_PROVEN_KEEP = 128
+_PROVEN_LOCK = threading.Lock()
+
+
+def _minimum_key(players: Sequence[int], sizes: Sequence[int], hist: EventHistory) -> _MinimumKey:
+    present = set(players)
+    pairs = frozenset((a, b) for a in players for b in hist.opponents(a) if a < b and b in present)
+    return frozenset(players), tuple(sorted(sizes)), pairs
+
+
+def _remember(key: _MinimumKey, minimum: int) -> None:
+    with _PROVEN_LOCK:
+        if key not in _PROVEN and len(_PROVEN) >= _PROVEN_KEEP:
+            _PROVEN.pop(next(iter(_PROVEN)))
+        _PROVEN[key] = minimum
+
+
+def proven_minimum(
+    tables: Sequence[Sequence[int]],
+    history: Sequence[Round] | EventHistory,
+    *,
+    budget: int = EXACT_BUDGET,
+    up_to: int = EXACT_UP_TO,
+) -> int | None:
+    """The true fewest repeated pairs for the players and table sizes of ``tables``, if provable.
+
+    Runs the exact search of :mod:`pairing.exact` (rounds of at most ``up_to`` players, within
+    ``budget`` steps) with ``tables`` as the seating to beat; ``None`` when it cannot settle it.
+    A minimum proven earlier in this process for the same players, table sizes and meetings (by
+    :func:`seat_swiss_tables` or this function) is returned at once.
+    """
+    hist = _as_history(history)
+    players = [p for t in tables for p in t]
+    sizes = [len(t) for t in tables]
+    if not players or len(players) > up_to or any(not 2 <= s <= 6 for s in sizes):
+        return None
+    key = _minimum_key(players, sizes, hist)
+    if key in _PROVEN:
+        return _PROVEN[key]
+    bound = repeat_lower_bound(players, sizes, hist)
+    start = 0
+    incumbent: list[list[int]] = []
+    for size in sizes:
+        incumbent.append(list(range(start, start + size)))
+        start += size
+    found = fewest_repeats(
+        met_masks(players, hist), sizes, incumbent=incumbent, lower_bound=bound, budget=budget
+    )
+    if not found.proven:
+        return None
+    _remember(key, found.repeats)
+    return found.repeats
+
+
+def met_masks(players: Sequence[int], hist: EventHistory) -> list[int]:
+    """For each player (by position in ``players``), the bit mask of the present players met."""
+    index = {p: i for i, p in enumerate(players)}
+    return [sum(1 << index[q] for q in hist.opponents(p) if q in index) for p in players]
 
 
 def _counting_bound(players: Sequence[int], sizes: Sequence[int], hist: EventHistory) -> int:
@@ -191,12 +279,18 @@ def seat_swiss_tables(
     max_byes: int | None = None,
     seed: int = 0,
     effort: int = 20_000,
+    exact_budget: int = EXACT_BUDGET,
+    exact_up_to: int = EXACT_UP_TO,
+    spread_budget: int = SPREAD_BUDGET,
 ) -> RoundPlan:
     """Seat the present players (``standings``, best first) for a Swiss round at tables.
 
     ``preferred``/``allowed`` are the table sizes (see :func:`pairing.tables.split_tables`);
     ``max_byes`` limits byes (``None``: as many as the sizes force, 0: raise instead).
     ``effort`` caps the simulated-annealing moves used only when swaps get stuck above the bound.
+    Rounds of at most ``exact_up_to`` seated players get the exact search (``exact_budget``
+    steps, 0 turns it off) and the spread pass (``spread_budget`` steps, 0 turns it off); see the
+    module docstring.
     """
     hist = _as_history(history)
     points = standings_points(standings)
@@ -209,6 +303,33 @@ def seat_swiss_tables(
     bound = repeat_lower_bound(seated, plan.sizes, hist)
     search = _TableSearch(seated, plan.sizes, points, hist, rng)
     search.improve(bound, effort)
+    if search.repeats() > bound and len(seated) <= exact_up_to and exact_budget > 0:
+        key = _minimum_key(seated, plan.sizes, hist)
+        bound = max(bound, _PROVEN.get(key, bound))  # a minimum proven earlier for the same round
+        exact = fewest_repeats(
+            search.met_masks(),
+            plan.sizes,
+            points=search.pts,
+            incumbent=search.tables,
+            lower_bound=bound,
+            budget=exact_budget,
+        )
+        if exact.repeats < search.repeats():
+            search.set_tables(exact.tables)
+            search.polish(len(plan.sizes))
+        if exact.proven:
+            bound = exact.repeats
+            _remember(key, bound)
+    if len(seated) <= exact_up_to and spread_budget > 0 and len(plan.sizes) > 1:
+        before = search.total_cost()
+        kept = [list(t) for t in search.tables]
+        tight = tightest_spread(
+            search.met_masks(), plan.sizes, search.pts, search.tables, budget=spread_budget
+        )
+        search.set_tables(tight.tables)
+        search.polish(len(plan.sizes))
+        if search.total_cost() >= before:
+            search.set_tables(kept)
     notes: tuple[str, ...] = ()
     if any(hist.byes_of(p) for p in byes):
         notes = ("every player has had a bye, so someone gets a second one",)
@@ -401,6 +522,16 @@ class _TableSearch:
             self.anneal(effort, min(tables_count, max(window, 4)), bound)
             self.repair(tables_count)
         self.polish(2)
+
+    def met_masks(self) -> list[int]:
+        return [sum(1 << j for j in row) for row in self.met]
+
+    def set_tables(self, tables: Iterable[Iterable[int]]) -> None:
+        """Replace the seating (tables of indices); tables are put in standings order."""
+        self.tables = sorted((sorted(t) for t in tables), key=lambda t: (t[0], -len(t)))
+        for t, table in enumerate(self.tables):
+            for i in table:
+                self.where[i] = t
 
     def tables_by_player(self) -> list[list[int]]:
         return [[self.players[i] for i in table] for table in self.tables]

@@ -7,12 +7,14 @@ from pathlib import Path
 import pytest
 
 import pairing
-from pairing import history, knockout, round_robin, tables
+from pairing import designs, exact, history, knockout, round_robin, tables
 
 TESTS = Path(__file__).parent
 
 
-@pytest.mark.parametrize("module", [history, tables, knockout, round_robin], ids=lambda m: m.__name__)
+@pytest.mark.parametrize(
+    "module", [history, tables, knockout, round_robin, exact, designs], ids=lambda m: m.__name__
+)
 def test_doctests(module) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0
