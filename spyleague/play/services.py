@@ -298,9 +298,18 @@ def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
     """Let every bot whose turn it is act, until a person must act or the game ends.
 
     Each bot move is its own short transaction, so people's moves interleave freely.
-    Returns the number of moves made.
+    In a real-time game (Spy vs Spy) bots are paced instead: each makes only the moves its
+    speed allows by now, and the race page's ticks or a follow-up run bring the next ones
+    (see ``realtime``). Returns the number of moves made.
     """
+    from . import realtime
+
+    if realtime.bots_due_now(match_id=match_id) is False:
+        # A real-time match with no bot move due: nothing to lock (this runs after every move).
+        realtime.bots_follow_up(match_id=match_id)
+        return 0
     made = 0
+    paced = False
     while made < limit:
         with transaction.atomic():
             match = _lock(match_id)
@@ -310,6 +319,9 @@ def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
             engine = get_engine(match.game)
             state = match_state(match)
             acting = sorted(seat for seat in engine.to_act(state) if seat in bots)
+            if realtime.is_real_time(engine):
+                paced = True
+                acting = realtime.bots_pace(match=match, state=state, seats=acting).due
             if not acting:
                 break
             seat = acting[0]
@@ -319,6 +331,8 @@ def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
             _apply(match, seat, action)
             transaction.on_commit(partial(live.publish, match.pk, match.version))
         made += 1
+    if paced:
+        realtime.bots_follow_up(match_id=match_id)
     return made
 
 

@@ -15,4 +15,7 @@ urlpatterns = [
     path("matches/<int:pk>/start/", views.match_start, name="start"),
     path("matches/<int:pk>/bot/", views.match_bot, name="bot"),
     path("matches/<int:pk>/replay/", views.match_replay, name="replay"),
+    path("matches/<int:pk>/race/act/", views.race_act, name="race-act"),
+    path("matches/<int:pk>/race/tick/", views.race_tick, name="race-tick"),
+    path("matches/<int:pk>/race/events/", views.race_events, name="race-events"),
 ]

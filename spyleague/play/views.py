@@ -312,3 +312,143 @@ def match_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+# --- real-time races (Spy vs Spy): a racer's keys and taps, and the ticks that pace the bots ----
+
+
+def _race_board(request: HttpRequest, match_id: int, error: str = "", status: int = 200) -> HttpResponse:
+    match = Match.objects.get(pk=match_id)
+    context = {"p": _picture(request, match), "match": match, "error": error}
+    return render(request, "play/match.html#board", context, status=status)
+
+
+@require_POST
+def race_act(request: HttpRequest, pk: int) -> HttpResponse:
+    """A racer's move from the race page; the answer is the board, at once, refused or not.
+
+    ``card`` is the flipped card the page showed (see ``realtime.race_move_submit``).
+    """
+    from . import realtime
+
+    get_object_or_404(Match, pk=pk)
+    try:
+        action = json.loads(request.POST.get("action", ""))
+    except json.JSONDecodeError:
+        return _race_board(request, pk, "That action could not be read; nothing was changed.", status=400)
+    try:
+        realtime.race_move_submit(
+            match_id=pk, user=request.user, action=action, card=request.POST.get("card") or None
+        )
+    except services.MoveRejected as exc:
+        return _race_board(request, pk, exc.reason, status=exc.status)
+    return _race_board(request, pk)
+
+
+@require_POST
+def race_tick(request: HttpRequest, pk: int) -> HttpResponse:
+    """Asked a few times a second by a race page while bots race: the bots make their due moves.
+
+    Answers 204 when the page (``v``, its board key) is still current, else the new board.
+    """
+    from . import realtime
+
+    get_object_or_404(Match, pk=pk)
+    realtime.race_tick(match_id=pk)
+    if request.POST.get("v") == _version_key(pk):
+        return HttpResponse(status=204)
+    return _race_board(request, pk)
+
+
+RACE_POLL_SECONDS = 0.25  # without Redis, how often a race's event stream looks at the version
+
+
+def _race_version(match_id: int) -> int | None:
+    """The match's version. A server database's connection is closed at once, so a waiting
+    stream holds none (SQLite's costs nothing to keep and more to reopen)."""
+    from django.db import connection
+
+    try:
+        return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
+    finally:
+        if connection.vendor != "sqlite" and not connection.in_atomic_block:
+            connection.close()
+
+
+def _race_sync_stream(match_id: int, seen: int | None) -> Iterator[str]:
+    yield "retry: 1000\n\n"
+    end = time.monotonic() + STREAM_SECONDS
+    while time.monotonic() < end:
+        try:
+            version = _race_version(match_id)
+        except Exception:  # the database went away (shutdown): end the stream, the browser reconnects
+            return
+        if version is None:
+            return
+        if version != seen:
+            seen = version
+            yield _sse("update", str(version))
+        else:
+            yield ": still here\n\n"
+        time.sleep(RACE_POLL_SECONDS)
+
+
+async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[str]:
+    yield "retry: 1000\n\n"
+    version_of = sync_to_async(_race_version, thread_sensitive=False)
+    end = time.monotonic() + STREAM_SECONDS
+    pubsub = None
+    if settings.REDIS_URL:
+        import redis.asyncio as aioredis
+
+        client = aioredis.Redis.from_url(settings.REDIS_URL)
+        pubsub = client.pubsub()
+        await pubsub.subscribe(channel(match_id))
+    try:
+        version = await version_of(match_id)
+        while version is not None and time.monotonic() < end:
+            if version != seen:
+                seen = version
+                yield _sse("update", str(version))
+            if pubsub is None:
+                await asyncio.sleep(RACE_POLL_SECONDS)
+                version = await version_of(match_id)
+                continue
+            # A published move carries its version: no database query on the way to the racers.
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+            if message is None:
+                yield ": still here\n\n"
+                version = await version_of(match_id)  # a lost notice is caught up here
+                continue
+            try:
+                published = int(message["data"])
+            except (TypeError, ValueError):
+                version = await version_of(match_id)
+            else:
+                version = max(published, seen or 0)
+    finally:
+        if pubsub is not None:
+            await pubsub.unsubscribe()
+            await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+def race_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
+    """A race page's live updates: ``update`` events carrying the match version.
+
+    Lighter than ``match_events`` for a race, where versions change several times a second:
+    with Redis an event comes straight from the published move, and a waiting stream holds
+    no database connection (so many racers can watch without exhausting the server's).
+    """
+    if _race_version(pk) is None:  # and the connection is closed again: a stream holds none
+        raise Http404("No such match.")
+    try:
+        seen: int | None = int(request.GET.get("v", ""))
+    except ValueError:
+        seen = None
+    stream: Any = (
+        _race_async_stream(pk, seen) if isinstance(request, ASGIRequest) else _race_sync_stream(pk, seen)
+    )
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response

@@ -439,9 +439,12 @@ def round_pair(*, event: Event, progress: Progress = _quiet) -> Round:
     plan, tables, byes, notes = plan_round(event, number, progress)
     progress(3, 4, "Saving the tables")
     if plan is not None:
-        notes += [
-            f"Repeated pairs: {plan.repeats} (the fewest possible is at least {plan.repeat_lower_bound})."
-        ]
+        notes.append(
+            f"Repeated pairs: {plan.repeats}, the fewest possible."
+            if plan.repeats_minimal
+            else f"Repeated pairs: {plan.repeats} (the fewest possible is at least "
+            f"{plan.repeat_lower_bound})."
+        )
         names = dict(Entrant.objects.filter(event=event).values_list("pk", "player__name"))
         data = _rounds_data(event)
         for why in explain.explain_repeats(plan.round, EventHistory([p for _, p, _ in data]), (), names):
