@@ -41,6 +41,18 @@ none: the same code runs as plain Python, slower. ``COMPILED`` tells which is in
 The engine behaves the same either way (the whole test suite runs both ways:
 ``SPYLEAGUE_PURE_PYTHON=1 pytest tests/games/black_spy``).
 
+Chance
+------
+The engine draws its own randomness, not through ``games.core.chance``: every shuffle
+(each deal's deck, each round of the first-dealer draws) comes from
+``cards.shuffled(seed, event, number)``, a Fisher-Yates shuffle of the 60 cards driven by
+SFC32, a small 32-bit generator whose 96-bit starting state is hashed (MurmurHash3's
+finaliser) from the game's seed, the kind of event and its number. So a game is still
+determined by its seed and moves alone (no global random state, no clock), one event's
+draws never shift another's, and compiled and plain Python give the same deals; it is
+only much cheaper than seeding a Mersenne Twister per deal. (Changing it changes which
+deal a seed gives: the golden replays were regenerated when it was introduced.)
+
 Rulings
 -------
 1. First dealer: each player draws one card from a shuffled deck; only the rank counts

@@ -17,9 +17,12 @@ docstring): its constants are ``Final`` so that compiled code reads them directl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .actions import FrozenAction
+
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer when compiled (mypyc), else an int
 
 COLOURS: Final = ("blue", "yellow", "red", "green", "black")
 BLACK: Final = 4
@@ -134,3 +137,97 @@ def settle_spies(bits: int) -> int:
 
 def holds(hand: int, cid: int) -> bool:
     return bool(hand & BIT[cid])
+
+
+# -- chance: the engine's own seeded generator ----------------------------------------------
+#
+# Every shuffle and draw of a game comes from ``shuffled(seed, event, number)`` below: a
+# small counter-based generator (Chris Doty-Humphrey's SFC32, which passes PractRand and
+# BigCrush) whose 96-bit starting state is hashed from the game's seed, the kind of event
+# and its number. Every value stays under 2**54, so compiled code runs it on machine
+# words (``i64``, exact: nothing overflows) and plain Python gives the same numbers.
+
+M32: Final = 0xFFFFFFFF
+DEAL_EVENT: Final = 0  # the shuffle of deal ``number``
+DRAW_EVENT: Final = 1  # round ``number`` (from 0) of the draws for the first dealer
+WARM_UP: Final = 12  # outputs discarded after seeding, as SFC32's author recommends
+
+
+def _mix32(x: i64) -> i64:
+    """MurmurHash3's 32-bit finaliser (a bijection of 0 .. 2**32 - 1); each product is
+    split so that it stays under 2**48."""
+    x ^= x >> 16
+    x = (((((x >> 16) * 0x85EBCA6B) & 0xFFFF) << 16) + (x & 0xFFFF) * 0x85EBCA6B) & M32
+    x ^= x >> 13
+    x = (((((x >> 16) * 0xC2B2AE35) & 0xFFFF) << 16) + (x & 0xFFFF) * 0xC2B2AE35) & M32
+    return x ^ (x >> 16)
+
+
+def _stream(seed: int, event: int, number: int) -> tuple[i64, i64, i64]:
+    """SFC32's starting words for one event: three hash chains over the event, its number
+    and the seed (any int, taken 32 bits at a time; a negative seed as ``~seed`` with a
+    flag), each chain started from its own constant."""
+    flag = 0
+    if seed < 0:
+        seed = ~seed
+        flag = 1
+    word: i64 = event & M32
+    a = _mix32(0x6A09E667 ^ word)
+    b = _mix32(0xBB67AE85 ^ word)
+    c = _mix32(0x3C6EF372 ^ word)
+    word = number & M32
+    a = _mix32(a ^ word)
+    b = _mix32(b ^ word)
+    c = _mix32(c ^ word)
+    word = (number >> 32 << 1 | flag) & M32  # (a deal or draw number is far below 2**32)
+    a = _mix32(a ^ word)
+    b = _mix32(b ^ word)
+    c = _mix32(c ^ word)
+    while True:
+        word = seed & M32
+        a = _mix32(a ^ word)
+        b = _mix32(b ^ word)
+        c = _mix32(c ^ word)
+        seed >>= 32
+        if not seed:
+            return a, b, c
+
+
+def shuffled(seed: int, event: int, number: int, count: int = 59) -> list[int]:
+    """The physical deck (``DECK``) shuffled for one event, uniformly (Fisher-Yates).
+
+    The first ``count`` cards are drawn in turn, each uniformly from the cards not yet
+    drawn (Lemire's bounded draw, with rejection, so exactly uniform); with the default
+    the whole deck is shuffled. Determined by ``(seed, event, number)`` alone.
+    """
+    a, b, c = _stream(seed, event, number)
+    counter: i64 = 1
+    t: i64 = 0
+    for _ in range(WARM_UP):
+        t = (a + b + counter) & M32
+        counter += 1
+        a = b ^ (b >> 9)
+        b = (c + (c << 3)) & M32
+        c = ((((c << 21) | (c >> 11)) & M32) + t) & M32
+    deck = list(DECK)
+    size: i64 = len(deck)
+    m: i64 = 0
+    i: i64 = 0
+    while i < count and i < size - 1:
+        span = size - i
+        while True:
+            t = (a + b + counter) & M32
+            counter = (counter + 1) & M32
+            a = b ^ (b >> 9)
+            b = (c + (c << 3)) & M32
+            c = ((((c << 21) | (c >> 11)) & M32) + t) & M32
+            m = t * span
+            low = m & M32
+            if low >= span or low >= 0x100000000 % span:
+                break
+        j = i + (m >> 32)
+        card = deck[j]
+        deck[j] = deck[i]
+        deck[i] = card
+        i += 1
+    return deck

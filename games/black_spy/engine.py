@@ -33,7 +33,7 @@ from dataclasses import dataclass, fields
 from itertools import combinations
 from typing import Any, Final, NamedTuple, TypeVar, final
 
-from games.core import IllegalAction, InvalidOptions, Option, Outcome, chance, validate_options
+from games.core import IllegalAction, InvalidOptions, Option, Outcome, validate_options
 
 from . import scoring
 from .actions import FrozenAction
@@ -48,8 +48,9 @@ from .cards import (
     COLOUR_MASK,
     COLOUR_OF,
     COLOURS,
-    DECK,
+    DEAL_EVENT,
     DECK_ID,
+    DRAW_EVENT,
     FOLLOW,
     IS_BLACK,
     LOW55,
@@ -67,8 +68,9 @@ from .cards import (
     VALUE,
     VALUE_NO_GOOD_SPIES,
     codes_of,
-    hand_of,
     remove_card,
+    settle_spies,
+    shuffled,
     spy_count,
 )
 
@@ -479,8 +481,8 @@ def _draw_first_dealer(players: int, seed: int) -> tuple[int, tuple[tuple[tuple[
     contenders = list(range(players))
     rounds: list[tuple[tuple[int, int], ...]] = []
     while True:
-        cards = chance(seed, "first-dealer", len(rounds)).sample(DECK, len(contenders))
-        drawn = tuple((seat, DECK_ID[card]) for seat, card in zip(contenders, cards, strict=True))
+        cards = shuffled(seed, DRAW_EVENT, len(rounds), len(contenders))  # drawn from the top
+        drawn = tuple((seat, DECK_ID[cards[i]]) for i, seat in enumerate(contenders))
         rounds.append(drawn)
         top = max(RANK_OF[cid] for _, cid in drawn)
         contenders = [seat for seat, cid in drawn if RANK_OF[cid] == top]
@@ -489,21 +491,15 @@ def _draw_first_dealer(players: int, seed: int) -> tuple[int, tuple[tuple[tuple[
 
 
 def _shuffled_deck(seed: int, deal: int) -> list[int]:
-    """The deck of deal ``deal``: sorted by a random key per card, a uniform shuffle.
-
-    One key is drawn per card in deck order, then the cards are sorted by key (a stable
-    sort; the deck is ``0..59``, so sorting the indices by key sorts the deck).
-    """
-    draw: Callable[[], Any] = chance(seed, "deal", deal).random  # (compiled: floats stay boxed)
-    keys = [draw() for _ in DECK]
-    return sorted(DECK, key=keys.__getitem__)
+    """The deck of deal ``deal``, shuffled (``cards.shuffled``: the engine's own chance)."""
+    return shuffled(seed, DEAL_EVENT, deal)
 
 
 def _begin_deal(
     cfg: Config, number: int, dealer: int, scores: tuple[int, ...], history: tuple[DealRecord, ...]
 ) -> State:
     n = cfg.players
-    deck = _shuffled_deck(cfg.seed, number)
+    deck = shuffled(cfg.seed, DEAL_EVENT, number)
     mole: tuple[int, ...] = ()
     order: tuple[int, ...] = ()
     if cfg.the_mole and number >= 2:
@@ -519,8 +515,14 @@ def _begin_deal(
     else:
         state = State(PASS, -1, cfg.everyone, 0, 0, 0, 0, 0, 0, (), 0, -1, (), ((),) * n, cfg, deal)
     # One card at a time to each player, starting with the dealer's left.
+    size = len(deck)
     for offset in range(n):
-        state.set_hand((dealer + 1 + offset) % n, hand_of(deck[offset::n]))
+        bits = 0
+        at = offset
+        while at < size:
+            bits |= BIT[deck[at]]
+            at += n
+        state.set_hand((dealer + 1 + offset) % n, settle_spies(bits))
     return state
 
 
@@ -731,21 +733,15 @@ def _play_problem(state: State, seat: int, cid: int) -> str:
 
 def _listed(mask: int, chunks: tuple[tuple[tuple[FrozenAction, ...], ...], ...]) -> list[Action]:
     """The actions of the cards in ``mask`` (bits 0..54), from the 11-bit chunk tables."""
+    out: list[Action] = []
     chunk = 0
-    while not mask & 2047:
-        if not mask:
-            return []
-        mask >>= 11
-        chunk += 1
-    # (Compiled, a comprehension over a tuple fills a list made at its size.)
-    out: list[Action] = [action for action in chunks[chunk][mask & 2047]]  # noqa: C416
-    mask >>= 11
     while mask:
-        chunk += 1
         part = mask & 2047
         if part:
-            out += chunks[chunk][part]
+            for action in chunks[chunk][part]:
+                out.append(action)  # (compiled: cheaper than extending by a tuple)
         mask >>= 11
+        chunk += 1
     return out
 
 
