@@ -60,6 +60,14 @@ View
     included) and the faces of the points piles. During the take phase a seat sees
     its own pending choice (``my_choice``), and only whether the others have chosen.
 
+Online play
+    The engine is marked ``real_time``: there are no turns, so the web layer paces
+    its bots instead of letting them act as soon as they may. The option
+    ``bot_cards_per_minute`` (6 to 600, default 90, i.e. 1.5 cards a second) says
+    how fast; it changes nothing in the rules. ``race_started(state)`` gives the
+    number of actions applied when the current race began, so the web layer can
+    find in its move log when the race started ("3, 2, 1, go").
+
 Rulings
 -------
 

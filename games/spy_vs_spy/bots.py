@@ -1,7 +1,7 @@
 """Bots for Spy vs Spy. They see only their own ``view`` and answer at once.
 
-How fast a bot races (cards per second) is up to the web layer; ``choose`` itself
-does a handful of comparisons.
+How fast a bot races is up to the web layer (the option ``bot_cards_per_minute``
+sets it online); ``choose`` itself does a handful of comparisons.
 """
 
 from __future__ import annotations

@@ -28,11 +28,27 @@ RACE = "race"  # the seats in ``racers`` flip and place their cards
 TAKE = "take"  # everyone has finished; each seat without the bonus picks a pile
 OVER = "over"
 
+BOT_CARDS_PER_MINUTE = 90  # 1.5 cards a second: a brisk but beatable racer
+BOT_SPEEDS = range(6, 601)  # from one card in ten seconds to ten cards a second
+
+
+def _check_bot_speed(value: int) -> str | None:
+    if value in BOT_SPEEDS:
+        return None
+    return f"bots race at {BOT_SPEEDS.start} to {BOT_SPEEDS.stop - 1} cards a minute, not {value}."
+
+
 OPTIONS: dict[str, Option] = {
     "half_decks": Option(
         bool,
         False,
         "Two players share one deck, half each (a shorter game; the bonus is -10 instead of -20).",
+    ),
+    "bot_cards_per_minute": Option(
+        int,
+        BOT_CARDS_PER_MINUTE,
+        "How fast bots race online, in cards per minute (90 is 1.5 cards a second).",
+        _check_bot_speed,
     ),
 }
 
@@ -124,6 +140,8 @@ class SpyVsSpyState:
     must_take: frozenset[int] = frozenset()
     choices: tuple[int | None, ...] = ()
     history: tuple[RaceRecord, ...] = ()
+    actions: int = 0  # actions applied since the start of the game
+    race_began: int = 0  # ``actions`` when the current race began (0: the first race)
 
 
 # --- one seat's race ------------------------------------------------------------
@@ -306,6 +324,7 @@ class SpyVsSpy:
     title = "Spy vs Spy"
     seats = range(1, 7)
     options: Mapping[str, Any] = OPTIONS
+    real_time = True  # every racer acts at once, as fast as it can: the web layer paces bots
 
     def start(self, seats: int, seed: int, options: Mapping[str, Any]) -> SpyVsSpyState:
         if seats not in self.seats:
@@ -353,7 +372,17 @@ class SpyVsSpy:
             return IllegalAction(f"Seat {seat} has already chosen the pile to take; wait for the others.")
         return IllegalAction(f"Seat {seat} won the bonus and takes no pile this race.")
 
+    def race_started(self, state: SpyVsSpyState) -> int:
+        """How many actions had been applied when the current race began (0 for the first race)."""
+        return state.race_began
+
     def apply(self, state: SpyVsSpyState, seat: int, action: dict[str, Any]) -> SpyVsSpyState:
+        new = self._act(state, seat, action)
+        actions = state.actions + 1
+        began = actions if new.race != state.race else state.race_began
+        return replace(new, actions=actions, race_began=began)
+
+    def _act(self, state: SpyVsSpyState, seat: int, action: dict[str, Any]) -> SpyVsSpyState:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction('An action is an object with a "type", e.g. {"type": "place", "pile": 0}.')
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < state.seats:
@@ -396,10 +425,12 @@ class SpyVsSpy:
             raise IllegalAction(f"You have piles 0 to {len(spy.piles) - 1}; there is no pile {pile}.")
         fits = fitting_piles(spy.card, spy.piles)
         if pile not in fits:
+            # Said with the pile tops, not the pile numbers: a person knows the piles by their tops.
             top = spy.piles[pile][-1]
+            where = " or the ".join(spy.piles[index][-1] for index in fits)
             raise IllegalAction(
-                f"The {spy.card} does not go on pile {pile} (top card {top}): a card goes on the same "
-                f"rank or one above or below. It fits pile(s) {', '.join(map(str, fits))}."
+                f"The {spy.card} does not go on the {top}: a card goes on the same rank or one "
+                f"above or below. It fits on the {where}."
             )
         spies = (*state.spies[:seat], place(spy, pile), *state.spies[seat + 1 :])
         return replace(state, spies=spies)

@@ -35,6 +35,7 @@ What asks the bots to move when they are due:
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 from collections.abc import Sequence
@@ -255,6 +256,28 @@ def bots_follow_up(*, match_id: int) -> float | None:
 
     transaction.on_commit(lambda: run_bots.apply_async((match_id,), countdown=delay))
     return delay
+
+
+# --- the racers' progress, sent once to every race page -----------------------------------
+
+
+def progress_channel(match_id: int) -> str:
+    return f"spyleague:race:{match_id}"
+
+
+def progress_publish(*, match_id: int, version: int, html: str) -> None:
+    """Send every race page of the match the racers' progress as of ``version`` (with Redis).
+
+    Rendered once per move, as a spectator sees it (all public), instead of once per page on
+    request: the race's event streams pass it on (``views.race_events``). A lost message costs
+    nothing: a page that does not get it soon after the version's update fetches it itself.
+    """
+    if not settings.REDIS_URL:
+        return
+    try:
+        _redis().publish(progress_channel(match_id), json.dumps({"v": version, "html": html}))
+    except Exception:
+        log.warning("Could not publish the progress of match %s", match_id, exc_info=True)
 
 
 # --- a racer's move from the race page ----------------------------------------------------

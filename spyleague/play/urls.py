@@ -18,4 +18,5 @@ urlpatterns = [
     path("matches/<int:pk>/race/act/", views.race_act, name="race-act"),
     path("matches/<int:pk>/race/tick/", views.race_tick, name="race-tick"),
     path("matches/<int:pk>/race/events/", views.race_events, name="race-events"),
+    path("matches/<int:pk>/race/progress/", views.race_progress, name="race-progress"),
 ]

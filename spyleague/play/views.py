@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
+from django.db import connection
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -261,6 +262,10 @@ def _sync_stream(match_id: int, seen: str | None) -> Iterator[str]:
     while time.monotonic() < end:
         try:
             key = _version_key(match_id)
+            if connection.vendor != "sqlite":
+                # A stream lives for minutes: give the connection back between looks, so open
+                # pages never exhaust the database's connections.
+                connection.close()
         except Exception:  # the database went away (shutdown): end the stream, the browser reconnects
             return
         if key is None:
@@ -317,6 +322,20 @@ def match_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 # --- real-time races (Spy vs Spy): a racer's keys and taps, and the ticks that pace the bots ----
 
 
+def _race_progress_publish(match_id: int) -> None:
+    """After a move: the racers' progress, rendered once as a spectator sees it, to every race page."""
+    from django.template.loader import render_to_string
+
+    from . import realtime
+
+    if not settings.REDIS_URL:
+        return  # without Redis each page fetches it (race_progress)
+    match = Match.objects.get(pk=match_id)
+    picture = match_picture(match=match, seat=None)
+    html = render_to_string(f"{picture.board_template}#rivals", {"p": picture, "match": match})
+    realtime.progress_publish(match_id=match_id, version=match.version, html=html)
+
+
 def _race_board(request: HttpRequest, match_id: int, error: str = "", status: int = 200) -> HttpResponse:
     match = Match.objects.get(pk=match_id)
     context = {"p": _picture(request, match), "match": match, "error": error}
@@ -342,6 +361,7 @@ def race_act(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except services.MoveRejected as exc:
         return _race_board(request, pk, exc.reason, status=exc.status)
+    _race_progress_publish(pk)
     return _race_board(request, pk)
 
 
@@ -354,7 +374,8 @@ def race_tick(request: HttpRequest, pk: int) -> HttpResponse:
     from . import realtime
 
     get_object_or_404(Match, pk=pk)
-    realtime.race_tick(match_id=pk)
+    if realtime.race_tick(match_id=pk):
+        _race_progress_publish(pk)
     if request.POST.get("v") == _version_key(pk):
         return HttpResponse(status=204)
     return _race_board(request, pk)
@@ -364,14 +385,18 @@ RACE_POLL_SECONDS = 0.25  # without Redis, how often a race's event stream looks
 
 
 def _race_version(match_id: int) -> int | None:
-    """The match's version. A server database's connection is closed at once, so a waiting
-    stream holds none (SQLite's costs nothing to keep and more to reopen)."""
+    """The match's version.
+
+    With Redis a race stream looks only now and then (a safety net), so a server database's
+    connection is closed at once and a waiting stream holds none. Without Redis it polls, and
+    keeps its connection rather than open one a quarter of a second (SQLite's costs nothing).
+    """
     from django.db import connection
 
     try:
         return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
     finally:
-        if connection.vendor != "sqlite" and not connection.in_atomic_block:
+        if settings.REDIS_URL and connection.vendor != "sqlite" and not connection.in_atomic_block:
             connection.close()
 
 
@@ -395,15 +420,20 @@ def _race_sync_stream(match_id: int, seen: int | None) -> Iterator[str]:
 
 async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[str]:
     yield "retry: 1000\n\n"
-    version_of = sync_to_async(_race_version, thread_sensitive=False)
+    # With Redis any free thread will do (the connection is closed after each look); without, the
+    # request's own thread, which keeps its connection between looks.
+    version_of = sync_to_async(_race_version, thread_sensitive=not settings.REDIS_URL)
     end = time.monotonic() + STREAM_SECONDS
     pubsub = None
+    from .realtime import progress_channel
+
+    progress = progress_channel(match_id)
     if settings.REDIS_URL:
         import redis.asyncio as aioredis
 
         client = aioredis.Redis.from_url(settings.REDIS_URL)
         pubsub = client.pubsub()
-        await pubsub.subscribe(channel(match_id))
+        await pubsub.subscribe(channel(match_id), progress)
     try:
         version = await version_of(match_id)
         while version is not None and time.monotonic() < end:
@@ -415,10 +445,21 @@ async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[s
                 version = await version_of(match_id)
                 continue
             # A published move carries its version: no database query on the way to the racers.
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=15.0)
             if message is None:
                 yield ": still here\n\n"
                 version = await version_of(match_id)  # a lost notice is caught up here
+                continue
+            if message.get("channel") in (progress, progress.encode()):
+                # The racers' progress itself, rendered once for everyone: passed on as it is.
+                data = message["data"].decode() if isinstance(message["data"], bytes) else message["data"]
+                try:
+                    published = int(json.loads(data)["v"])
+                except (TypeError, ValueError, KeyError):
+                    continue
+                if published >= (seen or 0):
+                    seen = version = published
+                    yield _sse("progress", data)
                 continue
             try:
                 published = int(message["data"])
@@ -433,7 +474,8 @@ async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[s
 
 
 def race_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    """A race page's live updates: ``update`` events carrying the match version.
+    """A race page's live updates: ``update`` events carrying the match version, and with Redis
+    ``progress`` events carrying the racers' progress itself (``{"v": version, "html": ...}``).
 
     Lighter than ``match_events`` for a race, where versions change several times a second:
     with Redis an event comes straight from the published move, and a waiting stream holds
@@ -452,3 +494,16 @@ def race_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
     return response
+
+
+def race_progress(request: HttpRequest, pk: int) -> HttpResponse:
+    """The other racers' progress alone, asked for by a race page on each update.
+
+    Much lighter than the whole board, which a racer's page only needs again when the phase
+    or the race changes. 204 while the page's ``v`` is still current.
+    """
+    match = get_object_or_404(Match, pk=pk)
+    if request.GET.get("v") == f"{match.version}-{match.status}-{match.updated.timestamp():.3f}":
+        return HttpResponse(status=204)
+    picture = _picture(request, match)
+    return render(request, f"{picture.board_template}#rivals", {"p": picture, "match": match})

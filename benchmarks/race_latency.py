@@ -1,0 +1,610 @@
+"""Spy vs Spy live-update latency: from a racer's move reaching the server to the other racers.
+
+Starts the site under uvicorn on 127.0.0.1 (a free port, ``--workers`` processes) with a
+temporary SQLite database, or, when ``DATABASE_URL`` is set, a fresh PostgreSQL database on
+that server (created here and dropped at the end; ``DATABASE_CONN_MAX_AGE`` defaults to 0,
+Django's advice under ASGI). Live updates go through Redis when ``REDIS_URL`` is set, else
+the event streams read the match version from the database.
+
+Every racer is a scripted client with its own session, doing what the race page does: it
+opens the page, keeps the race's event stream open (``race/events/``; ``--stream match``
+for the generic match stream), places its cards through the page's endpoint (``race/act/``)
+at ``--pace`` cards a second (jittered), choosing piles like the heuristic bot, and after an
+update fetches the others' progress (``race/progress/``) unless the stream pushed it
+(with Redis), as ``static/js/race.js`` does. The server stamps the moment each move's POST
+reaches it (an ``X-Arrived`` header added by a thin ASGI wrapper around the site, below);
+each client stamps the moment an event arrives on its stream. For every accepted move, and
+every other racer in its race, the latency is the time from the POST's arrival to the first
+event on that racer's stream carrying the move's version or a later one. Both clocks are
+this machine's. Also printed: each mover's own round trip, the server's CPU per move, and
+how many page fetches a move caused.
+
+Two phases in one run, on the same server: a baseline (one race alone on an idle server, at
+``--baseline-pace``), then the load (``--races`` races at once). Figures: per delivery (one
+move to one other racer) and per move (until the last of the other racers has it). Loopback
+traffic only; the run stops by itself (each phase has a hard time limit). Usage, from the
+repository root:
+
+    .venv/bin/python benchmarks/race_latency.py [--races 50] [--seats 3] [--pace 1.0] [--seconds 25]
+    DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
+        .venv/bin/python benchmarks/race_latency.py --pace 0.25
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import secrets
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+HOST = "127.0.0.1"
+PUSH_WAIT = 0.15  # race.js: how long an update waits for its pushed progress before fetching it
+DB_NAME = f"spyleague_race_bench_{os.getpid()}"
+
+
+# --- the server side: the site, with the arrival of each POST stamped -------------------------
+
+
+class StampedSite:
+    """The Django ASGI site; a POST's response carries ``X-Arrived``: when the request reached it."""
+
+    def __init__(self) -> None:
+        self.site: Any = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        arrived = time.time()
+        if self.site is None:
+            os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
+            from django.core.asgi import get_asgi_application
+
+            self.site = get_asgi_application()
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.site(scope, receive, send)
+            return
+
+        async def stamped(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                headers = [*message.get("headers", []), (b"x-arrived", repr(arrived).encode())]
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.site(scope, receive, stamped)
+
+
+app = StampedSite()  # uvicorn race_latency:app --app-dir benchmarks
+if os.environ.get("RACE_LATENCY_SERVER"):  # in a uvicorn worker: load the site now, not on a request
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
+    from django.core.asgi import get_asgi_application
+
+    app.site = get_asgi_application()
+
+
+# --- a small HTTP/1.0 client over asyncio streams (loopback only, no dependency) ---------------
+
+
+@dataclass
+class Racer:
+    match: int
+    seat: int
+    seats: int
+    seed: int
+    cookie: str
+    csrf: str
+    stream: list[tuple[float, int]] = field(default_factory=list)  # (received at, version)
+    posts: list[tuple[float, float, int]] = field(default_factory=list)  # (arrived, round trip, status)
+    fetches: int = 0  # progress or board fetches after updates, as the page makes them
+    shown: int = 0  # the newest version of the others' progress this racer has
+    pushed: bool = False  # the server pushes the progress (Redis): an update waits for it a moment
+
+
+async def request(
+    port: int, method: str, path: str, racer: Racer, body: bytes = b""
+) -> tuple[int, dict[str, str], bytes]:
+    reader, writer = await asyncio.open_connection(HOST, port)
+    head = [
+        f"{method} {path} HTTP/1.0",
+        f"Host: {HOST}:{port}",
+        f"Cookie: {racer.cookie}",
+        f"X-CSRFToken: {racer.csrf}",
+        f"Referer: http://{HOST}:{port}/",
+        "HX-Request: true",
+    ]
+    if body:
+        head += ["Content-Type: application/x-www-form-urlencoded", f"Content-Length: {len(body)}"]
+    writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+    await writer.drain()
+    raw = await reader.read()  # HTTP/1.0: the server closes when the answer is complete
+    writer.close()
+    header_bytes, _, payload = raw.partition(b"\r\n\r\n")
+    lines = header_bytes.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    return status, headers, payload
+
+
+async def follow(port: int, racer: Racer, stop: asyncio.Event, dirty: asyncio.Event, what: str) -> None:
+    """What the race page does on each update: fetch the others' progress (or the board), one at a time."""
+    if what == "none":
+        return
+    path = f"/play/matches/{racer.match}/{'race/progress' if what == 'progress' else 'board'}/"
+    key = ""
+    while not stop.is_set():
+        try:
+            await asyncio.wait_for(dirty.wait(), timeout=0.5)
+        except TimeoutError:
+            continue
+        dirty.clear()
+        status, _, body = await request(port, "GET", f"{path}?v={key}", racer)
+        found = re.search(rb'data-key="([^"]+)"', body) if status == 200 else None
+        if found:
+            key = found.group(1).decode()
+            racer.shown = max(racer.shown, int(key.split("-")[0]))
+        racer.fetches += 1
+
+
+async def listen(port: int, racer: Racer, stop: asyncio.Event, stream: str, what: str) -> None:
+    """Hold the racer's event stream open and note when each update arrives."""
+    dirty = asyncio.Event()
+    follower = asyncio.create_task(follow(port, racer, stop, dirty, what))
+    loop = asyncio.get_running_loop()
+
+    def want(version: int) -> None:
+        if racer.shown < version:
+            dirty.set()
+
+    reader, writer = await asyncio.open_connection(HOST, port)
+    path = f"/play/matches/{racer.match}/{'race/events' if stream == 'race' else 'events'}/"
+    writer.write(
+        (
+            f"GET {path} HTTP/1.0\r\nHost: {HOST}:{port}\r\n"
+            f"Cookie: {racer.cookie}\r\nAccept: text/event-stream\r\n\r\n"
+        ).encode()
+    )
+    await writer.drain()
+    buffer = b""
+    try:
+        while not stop.is_set():
+            try:
+                chunk = await asyncio.wait_for(reader.read(4096), timeout=0.5)
+            except TimeoutError:
+                continue
+            if not chunk:
+                return
+            now = time.time()
+            buffer += chunk
+            while b"\n\n" in buffer:
+                event, buffer = buffer.split(b"\n\n", 1)
+                text = event.decode("utf-8", "replace")
+                if text.startswith("event: progress"):  # the others' progress itself (with Redis)
+                    pushed = re.search(r'^data: \{"v": (\d+)', text, re.M)
+                    if pushed:
+                        racer.stream.append((now, int(pushed.group(1))))
+                        racer.pushed = True
+                        racer.shown = max(racer.shown, int(pushed.group(1)))
+                elif text.startswith("event: update"):
+                    data = re.search(r"^data: (\d+)", text, re.M)
+                    if data:
+                        version = int(data.group(1))
+                        racer.stream.append((now, version))
+                        # As the page does: fetch what was not pushed (at once without Redis).
+                        loop.call_later(PUSH_WAIT if racer.pushed else 0, want, version)
+    finally:
+        writer.close()
+        await follower
+
+
+async def race(port: int, racer: Racer, pace: float, until: float) -> None:
+    """Place this racer's cards at ``pace`` cards a second (jittered) until its race or the time is over."""
+    from games.spy_vs_spy import ENGINE
+    from games.spy_vs_spy.bots import HeuristicBot
+
+    bot, rng = HeuristicBot(), random.Random(racer.match * 10 + racer.seat)
+    state = ENGINE.start(racer.seats, racer.seed, {})
+    await asyncio.sleep(rng.uniform(0.2, 1.0) / pace)
+    while time.time() < until:
+        legal = ENGINE.legal(state, racer.seat)
+        if not legal:
+            return
+        action = bot.choose(ENGINE.view(state, racer.seat), legal, rng)
+        fields = {"action": json.dumps(action)}
+        card = state.spies[racer.seat].card
+        if action["type"] == "place" and card:
+            fields["card"] = card
+        sent = time.time()
+        status, headers, _ = await request(
+            port, "POST", f"/play/matches/{racer.match}/race/act/", racer, urlencode(fields).encode()
+        )
+        racer.posts.append((float(headers.get("x-arrived", "nan")), time.time() - sent, status))
+        if status != 200:
+            return
+        state = ENGINE.apply(state, racer.seat, action)
+        if action["type"] == "finish":
+            return
+        await asyncio.sleep(rng.uniform(0.5, 1.5) / pace)
+
+
+# --- setting up: database, users, matches, server ---------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+def server_env(tmp: Path, database_url: str, redis_url: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "REDIS_", "CELERY_"))}
+    env.update(DJANGO_SETTINGS_MODULE="spyleague.settings", DJANGO_DEBUG="1", LOG_LEVEL="WARNING")
+    env["RACE_LATENCY_SERVER"] = "1"
+    # Under ASGI every request runs in a thread of its own: persistent connections would pile up
+    # (Django's advice is 0 for ASGI), so 0 unless the caller says otherwise.
+    env.setdefault("DATABASE_CONN_MAX_AGE", "0")
+    env["PYTHONPATH"] = str(ROOT)
+    if database_url:
+        env["DATABASE_URL"] = database_url
+    else:
+        env["SQLITE_PATH"] = str(tmp / "race.sqlite3")
+    if redis_url:
+        env["REDIS_URL"] = redis_url
+    return env
+
+
+def with_database(url: str, name: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def create_database(url: str) -> str:
+    """A fresh database on the server of ``url`` (through its ``postgres`` database); its URL."""
+    import psycopg
+
+    with psycopg.connect(with_database(url, "postgres"), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+    return with_database(url, DB_NAME)
+
+
+def drop_database(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(with_database(url, "postgres"), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+def set_up_races(env: dict[str, str], groups: list[int], seats: int) -> list[list[Racer]]:
+    """Users with sessions, and started matches of ``seats`` people each, in this process."""
+    os.environ.update({k: v for k, v in env.items() if k != "RACE_LATENCY_SERVER"})
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.auth.models import User
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.db import connections
+
+    from spyleague.play import services
+
+    out: list[list[Racer]] = []
+    number = 0
+    for count in groups:
+        for _ in range(count):
+            users = []
+            for _ in range(seats):
+                number += 1
+                users.append(User.objects.create_user(username=f"racer{number}", password=None))
+            seed = number
+            match = services.match_create(user=users[0], game="spy-vs-spy", seats=seats, seed=seed)
+            for user in users[1:]:
+                services.match_join(user=user, match_id=match.pk)
+            services.match_start(user=users[0], match_id=match.pk)
+            racers = []
+            for seat, user in enumerate(users):
+                session = SessionStore()
+                session[SESSION_KEY] = str(user.pk)
+                session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+                session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+                session.create()
+                csrf = secrets.token_hex(16)  # 32 characters: a CSRF secret, sent as cookie and header
+                cookie = (
+                    f"{settings.SESSION_COOKIE_NAME}={session.session_key}; "
+                    f"{settings.CSRF_COOKIE_NAME}={csrf}"
+                )
+                racers.append(Racer(match.pk, seat, seats, seed, cookie, csrf))
+            out.append(racers)
+    connections.close_all()
+    return out
+
+
+def move_versions(racers: list[Racer]) -> list[tuple[int, float, list[Racer]]]:
+    """Each accepted POST's move version, from the log: (version, arrived, the other racers)."""
+    from spyleague.play.models import Move
+
+    by_match: dict[int, list[Racer]] = {}
+    for r in racers:
+        by_match.setdefault(r.match, []).append(r)
+    out = []
+    for match, group in by_match.items():
+        numbers: dict[int, list[int]] = {}
+        for number, seat in (
+            Move.objects.filter(match_id=match).order_by("number").values_list("number", "seat")
+        ):
+            numbers.setdefault(seat, []).append(number)
+        for r in group:
+            accepted = [arrived for arrived, _, status in r.posts if status == 200]
+            for arrived, version in zip(accepted, numbers.get(r.seat, []), strict=False):
+                out.append((version, arrived, [o for o in group if o is not r]))
+    return out
+
+
+@dataclass
+class Figures:
+    moves: int
+    deliveries: list[float]
+    per_move: list[float]
+    missed: int
+    posts: list[float]
+    errors: int
+    seconds: float
+    statuses: dict[str, int]
+    cpu: float = 0.0  # server CPU seconds during the phase
+    fetches: int = 0  # progress (or board) fetches the pages made
+
+
+def measure(racers: list[Racer], seconds: float, cpu: float) -> Figures:
+    deliveries: list[float] = []
+    per_move: list[float] = []
+    missed = 0
+    moves = move_versions(racers)
+    for version, arrived, others in moves:
+        worst = 0.0
+        for other in others:
+            seen = next((t for t, v in other.stream if v >= version), None)
+            if seen is None:
+                missed += 1
+                continue
+            deliveries.append(seen - arrived)
+            worst = max(worst, seen - arrived)
+        per_move.append(worst)
+    posts = [rtt for r in racers for _, rtt, status in r.posts if status == 200]
+    statuses: dict[str, int] = {}
+    for r in racers:
+        for _, _, status in r.posts:
+            statuses[str(status)] = statuses.get(str(status), 0) + 1
+    errors = sum(n for status, n in statuses.items() if status != "200")
+    fetches = sum(r.fetches for r in racers)
+    return Figures(len(moves), deliveries, per_move, missed, posts, errors, seconds, statuses, cpu, fetches)
+
+
+async def phase(
+    port: int, groups: list[list[Racer]], pace: float, seconds: float, stream: str, what: str
+) -> float:
+    stop = asyncio.Event()
+    racers = [r for g in groups for r in g]
+    for r in racers:  # each racer opens the race page first, as a person does
+        await request(port, "GET", f"/play/matches/{r.match}/", r)
+    listeners = [asyncio.create_task(listen(port, r, stop, stream, what)) for r in racers]
+    await asyncio.sleep(1.0)  # every stream is open and has had its first event
+    began = time.time()
+    await asyncio.gather(*(race(port, r, pace, began + seconds) for r in racers))
+    took = time.time() - began
+    await asyncio.sleep(1.5)  # the last updates reach the streams
+    stop.set()
+    await asyncio.gather(*listeners, return_exceptions=True)
+    return took
+
+
+def server_cpu(pgid: int) -> float:
+    """CPU seconds used so far by the server's processes (uvicorn and its workers)."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == pgid:  # fields[2] is the process group
+            total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_server(port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise SystemExit("uvicorn stopped while starting; see its output above.")
+        try:
+            with socket.create_connection((HOST, port), timeout=0.5) as s:
+                s.sendall(f"GET /health/ HTTP/1.0\r\nHost: {HOST}\r\n\r\n".encode())
+                if s.recv(12).startswith(b"HTTP/1."):
+                    return
+        except OSError:
+            time.sleep(0.3)
+    raise SystemExit("uvicorn did not answer in time.")
+
+
+def ms(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def report(name: str, f: Figures) -> dict[str, Any]:
+    row = {
+        "phase": name,
+        "moves": f.moves,
+        "moves_per_second": round(f.moves / f.seconds, 1),
+        "deliveries": len(f.deliveries),
+        "delivery_median_ms": round(1000 * statistics.median(f.deliveries), 1) if f.deliveries else None,
+        "delivery_p95_ms": round(ms(f.deliveries, 0.95), 1),
+        "all_racers_median_ms": round(1000 * statistics.median(f.per_move), 1) if f.per_move else None,
+        "all_racers_p95_ms": round(ms(f.per_move, 0.95), 1),
+        "post_round_trip_median_ms": round(1000 * statistics.median(f.posts), 1) if f.posts else None,
+        "post_round_trip_p95_ms": round(ms(f.posts, 0.95), 1),
+        "missed": f.missed,
+        "refused_or_failed_posts": f.errors,
+        "statuses": f.statuses,
+        "server_cpu_ms_per_move": round(1000 * f.cpu / f.moves, 1) if f.moves else None,
+        "server_cpu_share": round(f.cpu / f.seconds, 2),
+        "page_fetches_per_move": round(f.fetches / f.moves, 2) if f.moves else None,
+    }
+    print(
+        f"{name:<22} {row['moves']:>6} {row['moves_per_second']:>7} {row['deliveries']:>7} "
+        f"{row['delivery_median_ms']!s:>9} {row['delivery_p95_ms']!s:>8} "
+        f"{row['all_racers_median_ms']!s:>9} {row['all_racers_p95_ms']!s:>8} "
+        f"{row['post_round_trip_median_ms']!s:>9} {row['post_round_trip_p95_ms']!s:>8} "
+        f"{row['missed']:>6} {row['refused_or_failed_posts']:>6}"
+    )
+    print(
+        f"{'':<22} server CPU: {row['server_cpu_ms_per_move']} ms a move, "
+        f"{row['server_cpu_share']} cores on average; {row['page_fetches_per_move']} page fetches a move"
+        + (f"; answers by status: {f.statuses}" if f.errors else "")
+    )
+    return row
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--races", type=int, default=50)
+    parser.add_argument("--seats", type=int, default=3, choices=range(2, 7))
+    parser.add_argument("--pace", type=float, default=1.0, help="cards a second per racer (default 1.0)")
+    parser.add_argument("--seconds", type=float, default=25.0, help="length of the load phase")
+    parser.add_argument("--baseline-seconds", type=float, default=12.0)
+    parser.add_argument(
+        "--baseline-pace", type=float, default=1.0, help="cards a second per racer in the idle race"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument(
+        "--stream",
+        choices=["race", "match"],
+        default="race",
+        help="the race page's event stream (default) or the generic match page's",
+    )
+    parser.add_argument(
+        "--fetch",
+        choices=["progress", "board", "none"],
+        default="progress",
+        help="what each racer fetches on an update, as the race page does (default: the progress fragment)",
+    )
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    args = parser.parse_args()
+
+    database_url = os.environ.get("DATABASE_URL", "")
+    redis_url = os.environ.get("REDIS_URL", "")
+    tmp = Path(tempfile.mkdtemp(prefix="race-latency-"))
+    bench_db = ""
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        if database_url:
+            bench_db = create_database(database_url)
+        env = server_env(tmp, bench_db, redis_url)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+        )
+        groups = set_up_races(env, [1, args.races], args.seats)
+        baseline, load = groups[:1], groups[1:]
+        port = free_port()
+        proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "uvicorn", "race_latency:app", "--app-dir", str(ROOT / "benchmarks"),
+                "--host", HOST, "--port", str(port), "--workers", str(args.workers),
+                "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+        )  # fmt: skip
+        wait_for_server(port, proc)
+
+        def run(phase_groups: list[list[Racer]], seconds: float, pace: float) -> tuple[float, float]:
+            racing = phase(port, phase_groups, pace, seconds, args.stream, args.fetch)
+            cpu, mine = server_cpu(server.pid), time.process_time()
+            took = asyncio.run(asyncio.wait_for(racing, timeout=seconds + 60))
+            clients.append(time.process_time() - mine)
+            return took, server_cpu(server.pid) - cpu
+
+        server = proc
+        clients: list[float] = []
+        load_before = os.getloadavg()[0]
+        base_took, base_cpu = run(baseline, args.baseline_seconds, args.baseline_pace)
+        load_took, load_cpu = run(load, args.seconds, args.pace)
+
+        poll = "0.25" if args.stream == "race" else "0.5"
+        live = "Redis pub/sub" if redis_url else f"the database, polled every {poll} s (no Redis)"
+        database = "PostgreSQL" if database_url else "SQLite"
+        print(
+            f"\nSpy vs Spy race latency: {args.races} races x {args.seats} racers "
+            f"at {args.pace} cards/s each (the idle race at {args.baseline_pace}), "
+            f"uvicorn with {args.workers} workers, {database}, live updates through {live}, "
+            f"the {args.stream} page's event stream, each update followed by a {args.fetch} fetch.\n"
+            "Latency: from a move's POST reaching the server to another racer's event stream receiving it.\n"
+        )
+        print(
+            f"{'phase':<22} {'moves':>6} {'moves/s':>7} {'deliv.':>7} {'median':>9} {'p95':>8} "
+            f"{'all-med':>9} {'all-p95':>8} {'post-med':>9} {'post-p95':>8} {'missed':>6} {'errors':>6}"
+        )
+        rows = [
+            report("baseline (1 race)", measure([r for g in baseline for r in g], base_took, base_cpu)),
+            report(f"load ({args.races} races)", measure([r for g in load for r in g], load_took, load_cpu)),
+        ]
+        print(
+            "\nmedian/p95 in ms per delivery (one move to one other racer); all-med/all-p95 until every "
+            "other racer of the race has it; post: the mover's own round trip."
+        )
+        print(
+            f"This machine: {os.cpu_count()} cores, load average {load_before:.1f} before the run and "
+            f"{os.getloadavg()[0]:.1f} after it (other work shares the cores); the scripted racers "
+            f"used {clients[-1] / load_took:.2f} cores during the load."
+        )
+        if args.json:
+            setup = {
+                "database": database,
+                "live": live,
+                "stream": args.stream,
+                "pace": args.pace,
+                "fetch": args.fetch,
+                "load_average_before": load_before,
+            }
+            args.json.write_text(json.dumps({**setup, "rows": rows}, indent=2))
+    finally:
+        if proc is not None and proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+        try:
+            from django.db import connections
+
+            connections.close_all()
+        except Exception:
+            pass
+        if bench_db:
+            drop_database(bench_db)
+        for path in sorted(tmp.glob("*"), reverse=True):
+            path.unlink()
+        tmp.rmdir()
+
+
+if __name__ == "__main__":
+    main()

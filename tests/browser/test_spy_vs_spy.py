@@ -1,0 +1,210 @@
+"""A person races Spy vs Spy in the browser: against three paced bots, and alone on a phone.
+
+The person plays with the keyboard (desktop) and with taps (phone), always on the first pile
+the card fits, and takes the first pile after a race. The seeds make short games with that
+play whatever the timing: with seed 159 a bot earns the bonus in the first race (so the game
+ends after it) while the person gets stuck and must say finished; alone, seed 67 takes two races.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from spyleague.play import services
+from spyleague.play.models import Match
+
+from .conftest import no_sideways_scroll, shot
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+RACE = "document.getElementById('race')"
+
+
+def log_in(page: Any, make_user: Any, username: str) -> Any:
+    user = make_user(username=username)
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", "correct-horse-battery")
+    page.click("main button[type=submit]")
+    page.wait_for_url("**/")
+    return user
+
+
+def race_data(page: Any) -> dict[str, str]:
+    return dict(
+        page.evaluate(
+            f"() => {{ const r = {RACE}; return r ? {{...r.dataset}} : {{}}; }}",
+        )
+    )
+
+
+def cards_left(page: Any) -> list[int]:
+    texts = page.locator(".rival [data-count=left]").all_text_contents()
+    return [int(t) for t in texts]
+
+
+def race_to_the_end(page: Any, *, tap: bool, try_a_wrong_pile: bool, limit: float = 80.0) -> dict[str, Any]:
+    """Play the seat's races until the game is over; returns what was seen on the way."""
+    seen: dict[str, Any] = {"placed": 0, "finished": 0, "taken": 0, "refused": "", "rivals": []}
+    end = time.monotonic() + limit
+    while not page.locator(".outcome").count():
+        assert time.monotonic() < end, f"the game did not end in {limit} s: {race_data(page)}"
+        data = race_data(page)
+        mode, card = data.get("mode", ""), data.get("card", "")
+        if mode == "place":
+            fits = page.locator(".svs-piles .pile.fits")
+            wrong = page.locator(".svs-piles .pile[data-pile]:not(.fits)")
+            if try_a_wrong_pile and not seen["refused"] and wrong.count():
+                page.keyboard.press(str(int(wrong.first.get_attribute("data-pile")) + 1))
+                page.wait_for_selector("#race-toast:not([hidden])")
+                seen["refused"] = page.text_content("#race-toast")
+                shot(page, "spy-vs-spy-refused")
+                continue
+            index = int(fits.first.get_attribute("data-pile"))
+            if tap:
+                fits.first.tap()
+            else:
+                page.keyboard.press(str(index + 1))
+            page.wait_for_function(
+                f"c => {{ const r = {RACE}; return r && !r.classList.contains('sending') && "
+                "(r.dataset.card !== c || r.dataset.mode !== 'place'); }",
+                arg=card,
+            )
+            seen["placed"] += 1
+            if seen["placed"] == 5:
+                seen["rivals"].append(cards_left(page))
+        elif mode == "finish":
+            if seen["finished"] == 0:
+                shot(page, "spy-vs-spy-say-finished" + ("-phone" if tap else ""))
+            if tap:
+                page.locator("[data-finish]").tap()
+            else:
+                page.keyboard.press("Enter")
+            page.wait_for_function(f"() => {RACE} && {RACE}.dataset.mode !== 'finish'")
+            seen["finished"] += 1
+        elif mode == "take":
+            page.wait_for_timeout(600)  # the page ignores a pick in the first half second
+            if seen["taken"] == 0:
+                shot(page, "spy-vs-spy-take" + ("-phone" if tap else ""))
+            first = page.locator(".svs-piles .pile[data-pile]").first
+            if tap:
+                first.tap()
+            else:
+                page.keyboard.press("1")
+            page.wait_for_function(
+                f"() => !{RACE} || {RACE}.dataset.mode !== 'take' || document.querySelector('.outcome')"
+            )
+            seen["taken"] += 1
+        else:  # waiting for the others: their moves come in by themselves
+            if data.get("phase") == "race":
+                seen["rivals"].append(cards_left(page))
+            page.wait_for_function(
+                f"() => document.querySelector('.outcome') || ({RACE} && {RACE}.dataset.mode !== '')",
+                timeout=30_000,
+            )
+    return seen
+
+
+def test_a_person_races_three_bots_to_a_finished_game(page: Any, make_user: Any) -> None:
+    vera = log_in(page, make_user, "vera")
+    match = services.match_create(
+        user=vera,
+        game="spy-vs-spy",
+        seats=4,
+        seed=159,
+        options={"bot_cards_per_minute": 300},
+        bots={1: "heuristic", 2: "heuristic", 3: "heuristic"},
+    )
+    services.match_start(user=vera, match_id=match.pk)
+    page.goto(f"/play/matches/{match.pk}/")
+    page.wait_for_selector("#race[data-mode=place]")
+    assert page.locator(".rival").count() == 3
+    shot(page, "spy-vs-spy-race-start")
+    began = time.monotonic()
+
+    seen = race_to_the_end(page, tap=False, try_a_wrong_pile=True)
+
+    took = time.monotonic() - began
+    shot(page, "spy-vs-spy-game-over")
+    assert "does not go on the" in seen["refused"] and "It fits on the" in seen["refused"]
+    assert seen["placed"] >= 20 and seen["finished"] == 1 and seen["taken"] == 1
+    before, *later = seen["rivals"]
+    assert later and sum(later[-1]) < sum(before), "the bots' progress shows while the person races"
+    assert "Game over" in (page.text_content(".outcome") or "")
+    assert "Race 1: the points" in (page.text_content(".svs-last") or "")
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    assert match.outcome is not None and match.outcome["places"][0] > 1  # a bot's bonus won it
+    moves = list(match.moves.values_list("seat", "created"))
+    bot_moves = [created for seat, created in moves if seat == 1]
+    span = (bot_moves[-1] - bot_moves[0]).total_seconds()
+    assert len(bot_moves) - 1 <= span * 5 + 1, "bot 2 raced faster than 5 cards a second"
+    print(f"\nA 4-seat game against bots at 5 cards a second took {took:.1f} s")
+
+
+def test_single_player_on_a_phone_to_the_end(phone: Any, make_user: Any) -> None:
+    wes = log_in(phone, make_user, "wes")
+    # First through the lobby: the race page fits a phone, with the speed chosen there.
+    phone.goto("/play/")
+    phone.select_option("#id_game", "spy-vs-spy")
+    phone.fill("#id_seats", "2")
+    phone.check("#opt-spy-vs-spy-half_decks")
+    phone.fill("#opt-spy-vs-spy-bot_cards_per_minute", "120")
+    phone.get_by_role("button", name="Create the match").click()
+    phone.wait_for_selector("#race[data-mode=place]")
+    lobby_match = Match.objects.get()
+    assert lobby_match.options == {"half_decks": True, "bot_cards_per_minute": 120}
+    assert no_sideways_scroll(phone)
+    shot(phone, "spy-vs-spy-race-phone")
+
+    match = services.match_create(user=wes, game="spy-vs-spy", seats=1, seed=67)
+    services.match_start(user=wes, match_id=match.pk)
+    phone.goto(f"/play/matches/{match.pk}/")
+    phone.wait_for_selector("#race[data-mode=place]")
+    assert "Single player" in (phone.text_content(".svs-solo") or "")
+    seen = race_to_the_end(phone, tap=True, try_a_wrong_pile=False)
+    assert no_sideways_scroll(phone)
+    shot(phone, "spy-vs-spy-single-over-phone")
+    assert seen["taken"] >= 1 and seen["finished"] >= 2
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.outcome is not None
+    assert match.outcome["scores"][0] <= 0
+    assert "Score sheet" in (phone.text_content(".svs-sheet") or "")
+
+
+def test_two_people_see_each_others_progress_live(
+    page: Any, browser: Any, live_server: Any, make_user: Any
+) -> None:
+    ann = log_in(page, make_user, "ann")
+    other = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+    other.set_default_timeout(10_000)
+    bob_page = other.new_page()
+    try:
+        bob = log_in(bob_page, make_user, "bob")
+        match = services.match_create(user=ann, game="spy-vs-spy", seats=2, seed=3)
+        services.match_join(user=bob, match_id=match.pk)
+        services.match_start(user=ann, match_id=match.pk)
+        for p in (page, bob_page):
+            p.goto(f"/play/matches/{match.pk}/")
+            p.wait_for_selector("#race[data-mode=place]")
+        start = cards_left(bob_page)[0]
+        for _ in range(5):  # Ann places five cards with the keyboard
+            card = race_data(page)["card"]
+            index = int(page.locator(".svs-piles .pile.fits").first.get_attribute("data-pile"))
+            page.keyboard.press(str(index + 1))
+            page.wait_for_function(
+                f"c => {RACE}.dataset.card !== c && !{RACE}.classList.contains('sending')", arg=card
+            )
+        # Bob's page hears of it through the race's event stream, with no reload and no bots ticking.
+        bob_page.wait_for_function(
+            "n => Number(document.querySelector('.rival [data-count=left]').textContent) <= n",
+            arg=start - 5,
+            timeout=5_000,
+        )
+        assert race_data(bob_page)["ticking"] == ""
+        shot(bob_page, "spy-vs-spy-two-people")
+    finally:
+        other.close()
