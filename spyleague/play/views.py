@@ -262,7 +262,7 @@ def _sync_stream(match_id: int, seen: str | None) -> Iterator[str]:
     while time.monotonic() < end:
         try:
             key = _version_key(match_id)
-            if connection.vendor != "sqlite":
+            if connection.vendor != "sqlite" and not connection.in_atomic_block:
                 # A stream lives for minutes: give the connection back between looks, so open
                 # pages never exhaust the database's connections.
                 connection.close()
