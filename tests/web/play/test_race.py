@@ -390,6 +390,9 @@ def test_with_a_worker_one_follow_up_run_waits_for_the_next_due_bot(
 # --- the race page's own live updates ----------------------------------------------------
 
 
+# Closing a stream before its end fires request_finished, which drops a connection held in a
+# transaction (PostgreSQL): this test commits instead, so the next request simply reconnects.
+@pytest.mark.django_db(transaction=True)
 def test_the_race_stream_announces_versions_and_holds_nothing_for_a_missing_match(
     client: Any, make_user: Any
 ) -> None:
