@@ -1,7 +1,5 @@
 from __future__ import annotations
 
-from typing import Any
-
 from django import forms
 
 from games import engines
@@ -20,10 +18,3 @@ class MatchForm(forms.Form):
     bot = forms.ChoiceField(
         choices=[("heuristic", "Heuristic bot"), ("random", "Random bot")], initial="heuristic"
     )
-
-    def __init__(
-        self, *args: Any, options_fields: dict[str, forms.Field] | None = None, **kwargs: Any
-    ) -> None:
-        super().__init__(*args, **kwargs)
-        for name, field in (options_fields or {}).items():
-            self.fields[f"opt_{name}"] = field

@@ -9,8 +9,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from ..clubs.models import Club, Player
-from ..clubs.selectors import clubs_of, player_for_user
+from ..clubs.models import Club, Player, Role
+from ..clubs.selectors import clubs_of, has_club_role, player_for_user
 from ..tournaments.models import Table
 from . import scorepad as pads
 from .models import Result, Scorepad
@@ -149,7 +149,7 @@ def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str,
         and getattr(me, "is_authenticated", False)
         and (
             (result.entered_by_id != me.pk and any(p.user_id == me.pk for p in pads.players_of(pad)))
-            or (result.club is not None and _is_scorer(me, result.club))
+            or (result.club is not None and has_club_role(user=me, club=result.club, role=Role.SCORER))
         )
     )
     return {
@@ -171,13 +171,6 @@ def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str,
         ],
         **extra,
     }
-
-
-def _is_scorer(user: Any, club: Club) -> bool:
-    from ..clubs.models import Role
-    from ..clubs.selectors import has_club_role
-
-    return has_club_role(user=user, club=club, role=Role.SCORER)
 
 
 def pad_detail(request: HttpRequest, pk: int) -> HttpResponse:
