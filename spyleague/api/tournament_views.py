@@ -7,7 +7,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_field
 from rest_framework import permissions, serializers, status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -85,19 +85,80 @@ class ResultLineInSerializer(serializers.Serializer[Any]):
     place = serializers.IntegerField(required=False, allow_null=True)
 
 
+class SpycatcherSheetSerializer(serializers.Serializer[Any]):
+    """Documents the Spycatcher sheet; the site checks it and names every problem in words."""
+
+    permissions = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="For each player in seat order, the permission cards held at the end: court, "
+        "government, press, publisher (an empty list for none).",
+    )
+    winner = serializers.IntegerField(
+        allow_null=True,
+        help_text="The seat (0 first) of the player who returned to the centre with all four; "
+        "null when the game was stopped.",
+    )
+    order = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="The finishing place of each player in seat order, checked against the places "
+        "worked out; leave it out to have them worked out.",
+    )
+
+
+class SpiesSheetSerializer(serializers.Serializer[Any]):
+    """Documents the Spies! sheet; the site checks it and names every problem in words."""
+
+    victory_points = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Every power's victory points, by code: G, I, R, F, B."
+    )
+    money = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Every power's money (£) at the end, by code."
+    )
+    run_by = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="For each group of powers a player runs (5 players: G, I, R, F, B; 4: G+I, R, F, "
+        "B; 3: G+I, R, F+B; 2: G+I, F+B, Russia belonging to nobody), the seat (0 first) of the "
+        "player who ran it. By default, seat order.",
+    )
+
+
+@extend_schema_field(
+    PolymorphicProxySerializer(
+        component_name="GameSheet",
+        serializers=[SpycatcherSheetSerializer, SpiesSheetSerializer],
+        resource_type_field_name=None,
+    )
+)
+class GameSheetField(serializers.JSONField):
+    """A game's own sheet, as plain JSON; checked by the game's rules, not by the serializer."""
+
+
 class ResultInSerializer(serializers.Serializer[Any]):
     lines = ResultLineInSerializer(many=True)
     note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    sheet = GameSheetField(
+        required=False,
+        help_text="Spycatcher and Spies! only, and required for them: the game's own sheet, from which "
+        "the places and scores are worked out. A line's score and place may then be left out; if "
+        "given, they must agree with it.",
+    )
 
 
 class ResultOutSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     status = serializers.CharField()
     lines = serializers.ListField(child=serializers.DictField())
+    sheet = GameSheetField(required=False, help_text="The game's own sheet as entered (Spycatcher, Spies!).")
 
 
 def _result_data(result: Result) -> dict[str, Any]:
-    return {"id": result.pk, "status": result.status, "lines": results.snapshot(result)["lines"]}
+    snap = results.snapshot(result)
+    out = {"id": result.pk, "status": result.status, "lines": snap["lines"]}
+    if "sheet" in snap:
+        out["sheet"] = snap["sheet"]
+    return out
 
 
 @extend_schema(request=RegisterSerializer, responses=EntrantSerializer)
@@ -235,6 +296,8 @@ def table_result(request: Request, table_id: int) -> Response:
         for line in order
     ]
     event = table.round.event
+    # A game's own sheet is kept as sent; the services check it in the same words as the table sheet.
+    data = {"sheet": body.validated_data["sheet"]} if "sheet" in body.validated_data else None
     existing = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
     if existing is None:
         result = _call(
@@ -244,6 +307,7 @@ def table_result(request: Request, table_id: int) -> Response:
             club=event.club,
             entries=entries,
             table=table,
+            data=data,
         )
         return Response(_result_data(result), status=status.HTTP_201_CREATED)
     result = _call(
@@ -252,6 +316,7 @@ def table_result(request: Request, table_id: int) -> Response:
         result=existing,
         entries=entries,
         note=body.validated_data.get("note", ""),
+        data=data,
     )
     return Response(_result_data(result))
 

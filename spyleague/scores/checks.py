@@ -5,12 +5,19 @@ checks it: whole numbers where the game scores in whole numbers, places consiste
 the scores in the game's direction, and the game's own limits where its package has a
 score-sheet check (Mister Spy: what the deck can be worth; and so on). Problems name the
 player and say what is wrong, so the scorer can fix the line.
+
+Some games are scored from more than a number per seat: the permission cards each Spycatcher
+player held, each Spies! power's victory points and money. Such a game has "sheet extras"
+(``sheet_extras``, keyed by slug like ``GAME_CHECKS``): the extra fields of the form, their
+check in the game's own words, and the places and scores worked out from them. ``sheet_check``
+is the one entry point for every game, with or without extras.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from games import game_info
 from games.core import places_from_scores
@@ -24,6 +31,66 @@ class Line:
 
 
 GameCheck = Callable[[Sequence[Line]], list[str]]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a sheet, in words.
+
+    ``row``: the line of the game's own sheet the scorer fixes it on (a seat's position as text,
+    a power's code; None for the sheet as a whole).
+    """
+
+    message: str
+    row: str | None = None
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A checked sheet: its problems, or else the places and scores to record, by seat."""
+
+    problems: list[Problem]
+    places: list[int] = field(default_factory=list)
+    scores: list[float | None] = field(default_factory=list)
+
+
+class SheetExtras(Protocol):
+    """What a game's sheet holds beyond a score and a place per seat.
+
+    A sheet (``Result.data["sheet"]``) is plain JSON, the same from the table sheet's form and
+    from the API; ``check`` refuses anything else in words.
+    """
+
+    template: str  # the form's fields, included in the table sheet
+
+    def read_form(self, form: Mapping[str, str], seats: int) -> dict[str, Any]:
+        """The sheet as typed into the form (bad entries kept as typed, for ``check`` to name)."""
+        ...
+
+    def form_values(self, sheet: Any, seats: int) -> dict[str, str]:
+        """The form's fields for a stored sheet, so a correction starts from it."""
+        ...
+
+    def form(
+        self, names: Sequence[str], values: Mapping[str, str], problems: Sequence[Problem]
+    ) -> dict[str, Any]:
+        """What the form's template shows: its rows, with their values and problems."""
+        ...
+
+    def check(self, names: Sequence[str], sheet: Any) -> Checked:
+        """The problems, or the places and scores by seat (``names`` in seat order)."""
+        ...
+
+    def summary(self, names: Sequence[str], sheet: Any) -> list[str]:
+        """The sheet in a few readable lines, for the confirmation and the history."""
+        ...
+
+
+def sheet_extras(game: str) -> SheetExtras | None:
+    """The game's sheet extras, or None when a score and a place per seat say it all."""
+    from .game_sheets import SHEET_EXTRAS
+
+    return SHEET_EXTRAS.get(game)
 
 
 def _mister_spy(lines: Sequence[Line]) -> list[str]:
@@ -48,7 +115,7 @@ def sheet_places(game: str, lines: Sequence[Line]) -> list[int]:
     return list(places_from_scores(scores, lowest_wins=game_info(game).lowest_wins))
 
 
-def sheet_problems(game: str, lines: Sequence[Line]) -> list[str]:
+def _table_problems(game: str, lines: Sequence[Line]) -> list[str]:
     info = game_info(game)
     problems: list[str] = []
     n = len(lines)
@@ -59,6 +126,61 @@ def sheet_problems(game: str, lines: Sequence[Line]) -> list[str]:
     names = [line.name for line in lines]
     if len(set(names)) != len(names):
         problems.append("The same player is on the sheet twice.")
+    return problems
+
+
+def _ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def sheet_check(game: str, lines: Sequence[Line], sheet: Any = None) -> Checked:
+    """Check a sheet for any game: the problems, or the places and scores to record by seat.
+
+    For a game with sheet extras the places and scores come from ``sheet``; a line may still give
+    them (the API allows it), and then they must agree with what the sheet works out.
+    """
+    extras = sheet_extras(game)
+    if extras is None:
+        messages = sheet_problems(game, lines)
+        if sheet is not None:
+            messages.append(
+                f"A {game_info(game).title} sheet holds a score and a place for each player and nothing "
+                "more: leave out the sheet."
+            )
+        if messages:
+            return Checked([Problem(m) for m in messages])
+        return Checked([], sheet_places(game, lines), [line.score for line in lines])
+    table = _table_problems(game, lines)
+    if table:
+        return Checked([Problem(m) for m in table])
+    checked = extras.check([line.name for line in lines], sheet)
+    if checked.problems:
+        return checked
+    problems = []
+    for seat, (line, place, score) in enumerate(zip(lines, checked.places, checked.scores, strict=True)):
+        if line.place is not None and line.place != place:
+            problems.append(
+                Problem(
+                    f"{line.name}: the place {line.place} does not match the sheet, which puts them "
+                    f"{_ordinal(place)}.",
+                    str(seat),
+                )
+            )
+        if line.score is not None and score is not None and line.score != score:
+            problems.append(
+                Problem(
+                    f"{line.name}: the score {line.score:g} does not match the sheet, which gives {score:g}.",
+                    str(seat),
+                )
+            )
+    return Checked(problems) if problems else checked
+
+
+def sheet_problems(game: str, lines: Sequence[Line]) -> list[str]:
+    info = game_info(game)
+    problems = _table_problems(game, lines)
+    n = len(lines)
     has_places = [line.place is not None for line in lines]
     has_scores = [line.score is not None for line in lines]
     if not all(has_scores) and not all(has_places):

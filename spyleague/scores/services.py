@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
-from .checks import Line, sheet_places, sheet_problems
+from .checks import Line, Problem, sheet_check
 from .models import Result, ResultChange, ResultLine
 
 
@@ -31,14 +31,25 @@ class EntryLine:
     place: int | None = None
 
 
+class SheetRefused(ValidationError):
+    """A sheet with problems; each knows the row of the game's own sheet it belongs next to."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__([p.message for p in problems])
+        self.problems = list(problems)
+
+
 def snapshot(result: Result) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "status": result.status,
         "lines": [
             {"player": line.player_id, "name": line.player.name, "place": line.place, "score": line.score}
             for line in result.lines.select_related("player").order_by("position")
         ],
     }
+    if "sheet" in result.data:
+        out["sheet"] = result.data["sheet"]  # a game's own sheet (permission cards, powers' points)
+    return out
 
 
 def _is_seated(user: Any, players: Sequence[Player]) -> bool:
@@ -49,12 +60,12 @@ def _can_score(user: Any, club: Club | None) -> bool:
     return club is not None and has_club_role(user=user, club=club, role=Role.SCORER)
 
 
-def _check(game: str, entries: Sequence[EntryLine]) -> list[int]:
-    lines = [Line(e.player.name, e.score, e.place) for e in entries]
-    problems = sheet_problems(game, lines)
-    if problems:
-        raise ValidationError(problems)
-    return sheet_places(game, lines)
+def _check(game: str, entries: Sequence[EntryLine], sheet: Any) -> tuple[list[int], list[float | None]]:
+    """The places and scores to record, by seat; or ``SheetRefused`` with every problem in words."""
+    checked = sheet_check(game, [Line(e.player.name, e.score, e.place) for e in entries], sheet)
+    if checked.problems:
+        raise SheetRefused(checked.problems)
+    return checked.places, checked.scores
 
 
 @transaction.atomic
@@ -70,11 +81,14 @@ def result_enter(
     played: Any = None,
     checked: bool = False,
 ) -> Result:
-    """Record a result as reported. ``checked``: the caller has already checked who may enter it."""
+    """Record a result as reported. ``checked``: the caller has already checked who may enter it.
+
+    A game with sheet extras (Spycatcher, Spies!) is scored from ``data["sheet"]``, kept as entered.
+    """
     players = [e.player for e in entries]
     if not (checked or _is_seated(user, players) or _can_score(user, club)):
         raise PermissionDenied("Only a player at this table, or a club scorer, can enter its result.")
-    places = _check(game, entries)
+    places, scores = _check(game, entries, (data or {}).get("sheet"))
     result = Result.objects.create(
         game=game,
         club=club,
@@ -85,9 +99,9 @@ def result_enter(
         played=played or timezone.now(),
         entered_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    for position, (entry, place) in enumerate(zip(entries, places, strict=True)):
+    for position, (entry, place, score) in enumerate(zip(entries, places, scores, strict=True)):
         ResultLine.objects.create(
-            result=result, player=entry.player, position=position, place=place, score=entry.score
+            result=result, player=entry.player, position=position, place=place, score=score
         )
     ResultChange.objects.create(
         result=result, who=result.entered_by, action="entered", after=snapshot(result)
@@ -138,11 +152,14 @@ def result_correct(
         raise PermissionDenied("Only a club scorer can correct a result once it is confirmed.")
     if [e.player.pk for e in entries] != [p.pk for p in _players(result)]:
         raise ValidationError("A correction keeps the same players in the same seats.")
-    places = _check(result.game, entries)
+    sheet = (data or {}).get("sheet", result.data.get("sheet"))
+    places, scores = _check(result.game, entries, sheet)
     before = snapshot(result)
-    for line, entry, place in zip(result.lines.order_by("position"), entries, places, strict=True):
-        line.score, line.place = entry.score, place
+    for line, place, score in zip(result.lines.order_by("position"), places, scores, strict=True):
+        line.score, line.place = score, place
         line.save(update_fields=["score", "place"])
+    if data is not None:
+        result.data = {**result.data, **data}
     overridden = result.status == Result.Status.CONFIRMED
     ResultChange.objects.create(
         result=result,
@@ -152,8 +169,6 @@ def result_correct(
         after=snapshot(result),
         note=note[:300],
     )
-    if data is not None:
-        result.data = {**result.data, **data}
     result.save(update_fields=["updated", "data"])
     if overridden:
         result_confirmed_effects(result)

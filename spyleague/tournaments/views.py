@@ -15,6 +15,7 @@ from games import game_info
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..scores import services as results
+from ..scores.checks import Problem, sheet_extras
 from ..scores.models import Result
 from . import services
 from .forms import EventForm, LeagueForm
@@ -218,12 +219,22 @@ def round_action(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     return redirect(event)
 
 
+def _sheet_version(result: Result | None) -> str:
+    """What the sheet looked like when the form was drawn: the result and its latest change."""
+    if result is None:
+        return "new"
+    last = result.changes.order_by("-pk").values_list("pk", flat=True).first()
+    return f"{result.pk}.{last or 0}"
+
+
 def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: Any) -> dict[str, Any]:
     seats = list(table.seats.all())
+    names = [s.entrant.player.name for s in seats]
     result = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
     me = getattr(request.user, "player", None)
     seated = me is not None and any(s.entrant.player_id == me.pk for s in seats)
     scorer = has_club_role(user=request.user, club=event.club, role=Role.SCORER)
+    extras = sheet_extras(event.game)
     # Show what was typed (as typed), so a correction starts from the sheet as entered.
     typed = extra.get("typed") or (result.data.get("typed", {}) if result else {})
     rows = [
@@ -234,6 +245,16 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         }
         for s in seats
     ]
+    game_sheet = None
+    if extras is not None:
+        # A game's own sheet starts from the stored sheet, whichever way it came (form or API).
+        if "typed" in extra:
+            values = extra["typed"]
+        else:
+            values = extras.form_values(result.data.get("sheet"), len(seats)) if result else {}
+        problems = extra.get("problems", [])
+        game_sheet = extras.form(names, values, problems)
+        game_sheet["marked"] = len(game_sheet["problems"]) < len(problems)  # some sit next to a line
     can_edit = (seated or scorer) and (
         result is None
         or scorer
@@ -244,17 +265,39 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         and result.status == Result.Status.REPORTED
         and (scorer or (seated and result.entered_by_id != request.user.pk))
     )
+    changes = list(result.changes.select_related("who")) if result else []
+    history = [
+        {
+            "change": c,
+            "was_sheet": extras.summary(names, c.before.get("sheet"))
+            if extras is not None and c.before and "sheet" in c.before
+            else [],
+        }
+        for c in changes
+    ]
     return {
         "event": event,
         "table": table,
         "rows": rows,
         "result": result,
+        "result_lines": list(result.lines.select_related("player").order_by("place", "position"))
+        if result
+        else [],
+        "sheet_summary": extras.summary(names, result.data.get("sheet")) if extras and result else [],
+        "extras": extras,
+        "game_sheet": game_sheet,
+        "version": _sheet_version(result),
         "can_edit": can_edit,
         "can_confirm": can_confirm,
         "online_ready": game_info(event.game).has_engine,
-        "changes": result.changes.select_related("who") if result else [],
+        "changes": changes,
+        "history": history,
         **extra,
     }
+
+
+# What a sheet form posts that is not part of the sheet itself.
+_NOT_TYPED = {"csrfmiddlewaretoken", "note", "version", "confirm_now"}
 
 
 def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
@@ -264,10 +307,34 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
         return render(request, "tournaments/sheet.html", _sheet_context(request, event, table))
     if not request.user.is_authenticated:
         raise PermissionDenied("Log in to enter a result.")
-    typed = {k: v for k, v in request.POST.items() if k.startswith(("score_", "place_"))}
+    typed = {k: v for k, v in request.POST.items() if k not in _NOT_TYPED}
+    seats = list(table.seats.all())
+    existing = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
+    version = request.POST.get("version")
+    if version is not None and version != _sheet_version(existing):
+        # Someone saved this sheet since the form was drawn: say so, keep what was typed.
+        stale = (
+            "This table's result was entered by someone else while you were typing."
+            if version == "new"
+            else "This table's result was changed while you were typing (see the history)."
+        )
+        context = _sheet_context(
+            request,
+            event,
+            table,
+            typed=typed,
+            errors=[f"{stale} Nothing was saved: check your entries against it and save again."],
+        )
+        return render(request, "tournaments/sheet.html", context, status=409)
+    extras = sheet_extras(event.game)
     errors: list[str] = []
     entries = []
-    for seat in table.seats.all():
+    data: dict[str, Any] = {"typed": typed}
+    if extras is not None:
+        # The game's own sheet gives the places and scores.
+        data["sheet"] = extras.read_form(request.POST, len(seats))
+        entries = [results.EntryLine(seat.entrant.player) for seat in seats]
+    for seat in seats if extras is None else []:
         score_raw = request.POST.get(f"score_{seat.position}", "").strip()
         place_raw = request.POST.get(f"place_{seat.position}", "").strip()
         try:
@@ -281,9 +348,9 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
             errors.append(f"{seat.entrant.player.name}: the place {place_raw!r} is not a whole number.")
             place = None
         entries.append(results.EntryLine(seat.entrant.player, score, place))
+    problems: list[Problem] = []
     if not errors:
         try:
-            existing = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
             if existing is None:
                 results.result_enter(
                     user=request.user,
@@ -291,7 +358,7 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
                     club=event.club,
                     entries=entries,
                     table=table,
-                    data={"typed": typed},
+                    data=data,
                 )
                 messages.success(request, "Result entered. Another player at the table confirms it.")
             else:
@@ -300,20 +367,25 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
                     result=existing,
                     entries=entries,
                     note=request.POST.get("note", ""),
-                    data={"typed": typed},
+                    data=data,
                 )
                 messages.success(request, "Result corrected; the change is in the history below.")
             if request.POST.get("confirm_now") and has_club_role(
                 user=request.user, club=event.club, role=Role.SCORER
             ):
                 results.result_confirm(user=request.user, result=Result.objects.get(table=table))
+        except results.SheetRefused as exc:
+            if extras is None:
+                errors.extend(p.message for p in exc.problems)
+            else:
+                problems = exc.problems  # shown next to the player or power they concern
         except ValidationError as exc:
             errors.extend(str(m) for m in exc.messages)
         except PermissionDenied as exc:
             context = _sheet_context(request, event, table, typed=typed, errors=[str(exc)])
             return render(request, "tournaments/sheet.html", context, status=403)
-    if errors:
-        context = _sheet_context(request, event, table, typed=typed, errors=errors)
+    if errors or problems:
+        context = _sheet_context(request, event, table, typed=typed, errors=errors, problems=problems)
         return render(request, "tournaments/sheet.html", context, status=400)
     return redirect("tournaments:sheet", pk=event.pk, table_id=table.pk)
 
