@@ -154,6 +154,7 @@ def test_a_four_seat_game_against_three_bots_to_the_end_with_challenges(page: An
 
 
 def test_the_board_and_a_challenge_on_a_phone_with_the_clock_running_out(phone: Any, make_user: Any) -> None:
+    phone.set_viewport_size({"width": 375, "height": 812})  # the narrowest phone the board is made for
     user = log_in(phone, make_user, "noor")
     match = open_match(phone, user, SEED, {"turn_limit": ROUNDS})
     assert no_sideways_scroll(phone)

@@ -583,8 +583,8 @@ def _instruction_words(
     do = event.get("do")
     source = str(event.get("from", ""))
     if board and source in board["squares"]:
-        said = f"{who} landed on “{board['squares'][source].get('text', '')}”"
-        return said if said.endswith((".", "!", "?")) else f"{said}."
+        printed = str(board["squares"][source].get("text", "")).strip()
+        return f"{who} landed on “{printed}”" + ("" if printed.endswith((".", "!", "?")) else ".")
     kind = SUIT_NAMES.get(str(event.get("kind")), "")
     words = {
         "go_to_mi5": f"{who} reports to MI5 for questioning.",
@@ -616,8 +616,12 @@ def challenge_words(event: dict[str, Any], seats: list[Any], board: dict[str, An
             if _has_master(cards)
             else f"{cards_words(cards)} (total {c.get('total')})"
         )
-        beat = c.get("seat") in (event.get("beaten_by") or [])
-        lines.append(f"{by} challenged with {with_what}: {'beaten!' if beat else 'not enough.'}")
+        if master:
+            lines.append(f"{by} challenged with {with_what}, but nothing beats the master card.")
+        elif c.get("seat") in (event.get("beaten_by") or []):
+            lines.append(f"{by} challenged with {with_what} and beat it!")
+        else:
+            lines.append(f"{by} challenged with {with_what}: not enough.")
     granted = event.get("result") == "granted"
     if event.get("event") == "unchallenged":
         lines.append("Nobody challenged.")

@@ -334,7 +334,11 @@ def test_the_challenge_panel_offers_every_legal_challenge_and_tells_the_outcome(
     if event["result"] == "granted":
         assert "Permission granted" in verdict and "not enough." in verdict
     else:
-        assert "Permission refused" in verdict and "beaten!" in verdict
+        assert (
+            "Permission refused" in verdict
+            and "Ann challenged with Press " in verdict
+            and "and beat it!" in verdict
+        )
     assert '<section class="sc-window' not in html
     assert "ev-challenge" in html
 
