@@ -12,6 +12,7 @@ from html import unescape
 from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
@@ -20,6 +21,7 @@ from games.spycatcher import ENGINE
 from games.spycatcher.bots import BOTS
 from spyleague.play import services
 from spyleague.play.models import Match, Move
+from spyleague.play.selectors import match_picture
 from spyleague.play.state import match_state
 
 pytestmark = pytest.mark.django_db
@@ -171,6 +173,10 @@ def test_a_seat_sees_the_drawn_circuit_every_piece_its_own_hand_and_the_piles(
     players = section(html, "The players")
     assert players.count('class="sc-perm"') == 16 and "sc-held" not in players
     assert "Red piece on <strong>MI5</strong>" in players and "7 cards in hand" in players
+    # The players' rows are also a fragment of their own, as on the other boards.
+    picture = match_picture(match=match, seat=0)
+    rivals = render_to_string(f"{picture.board_template}#rivals", {"p": picture, "match": match})
+    assert rivals.count('class="card sc-seat') == 4 and 'id="sc-rivals"' in rivals
 
 
 def drive(match: Match, people: dict[int, Any], capture: Any, stop: Any, moves: int = 300) -> Any:
