@@ -9,6 +9,9 @@ Built for speed, since bots and benchmarks play thousands of deals:
   and one ``Deal`` record for what stays put while the cards are played (deal number,
   dealer, scores, history, called colour, The Mole); it reads by attribute, and by
   index like the tuple it once was (``state[HANDS]``);
+- the current trick is one int (``trick``: card id + 1 in six bits per card, in play
+  order) and each taken trick too (with its leader and winner above the cards), so that
+  a card played allocates nothing but the new state;
 - a card played builds one new state; ``apply`` never changes the state it is given;
 - ``legal`` reads the playable cards precomputed in the state and lists them from
   tables of shared, read-only action dicts;
@@ -29,9 +32,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
 from itertools import combinations
-from typing import Any, Final, NamedTuple, TypeVar, final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, TypeVar, final
 
 from games.core import IllegalAction, InvalidOptions, Option, Outcome, validate_options
 
@@ -74,6 +76,9 @@ from .cards import (
     spy_count,
 )
 
+if TYPE_CHECKING:
+    from mypy_extensions import i64  # a machine integer when compiled (mypyc), else an int
+
 try:
     from mypy_extensions import mypyc_attr
 except ImportError:  # (plain Python without mypy installed: only mypyc reads the attributes)
@@ -115,7 +120,16 @@ ALL_BLACK_ACTIONS: Final[tuple[FrozenAction, ...]] = (
     FrozenAction(type="all_black", choice="give"),
     FrozenAction(type="all_black", choice="subtract"),
 )
-SINGLE: Final[tuple[frozenset[int], ...]] = tuple(frozenset((seat,)) for seat in range(6))
+# Every set of seats that may act, one shared frozenset per subset (by bitmask), so that a
+# seat leaving the pass is a lookup, not a new set.
+SUBSETS: Final[tuple[frozenset[int], ...]] = tuple(
+    frozenset(seat for seat in range(6) if mask >> seat & 1) for mask in range(64)
+)
+SINGLE: Final[tuple[frozenset[int], ...]] = tuple(SUBSETS[1 << seat] for seat in range(6))
+# WITHOUT[seat][seats]: the shared set ``seats`` without ``seat``.
+WITHOUT: Final[tuple[dict[frozenset[int], frozenset[int]], ...]] = tuple(
+    {SUBSETS[mask]: SUBSETS[mask & ~(1 << seat)] for mask in range(64)} for seat in range(6)
+)
 NOBODY: Final[frozenset[int]] = frozenset()
 NO_RANK_FOLLOW: Final[tuple[int, ...]] = (0,) * len(SAME_RANK)
 # STRENGTH[colour led][card]: the card's rank if it can win the trick, else 0.
@@ -165,61 +179,264 @@ def describe(cid: int) -> str:
     return f"{COLOURS[COLOUR_OF[cid]].capitalize()} {RANK_OF[cid]} ({RANK_NAMES[RANK_OF[cid]]})"
 
 
-@dataclass(frozen=True, slots=True)
-class Config:
+class Record:
+    """Base of the engine's small records (``Config``, ``Deal``, ``DealRecord``): equal,
+    hashed, shown and pickled by their fields (``FIELDS``), the same compiled or not.
+
+    Plain classes with an ``__init__`` of their own, not dataclasses: compiled, a record
+    is then built without a call into the dataclass machinery. Their fields are ``Final``
+    (set once, checked by mypy).
+    """
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def field_values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self.FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            type(other) is type(self)
+            and isinstance(other, Record)
+            and self.field_values() == other.field_values()
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.field_values())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(
+            f"{name}={value!r}" for name, value in zip(self.FIELDS, self.field_values(), strict=True)
+        )
+        return f"{type(self).__name__}({inner})"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return (type(self), self.field_values())
+
+
+@final
+class Config(Record):
     """What a game fixes at the start and never changes."""
 
-    players: int
-    seed: int
-    options: tuple[tuple[str, Any], ...]
-    no_good_spies: bool
-    capture_or_release: bool
-    the_mole: bool
-    calling_color: bool
-    following_rank: bool
-    going_back: bool
-    end_value: int
-    youngest_first: tuple[int, ...]
-    first_dealer: int
-    draws: tuple[tuple[tuple[int, int], ...], ...]  # rounds of (seat, card id) drawn for the first deal
-    values: tuple[int, ...]  # deal points of each card id
-    same_rank: tuple[int, ...]  # Following Rank: cards matching the rank just played (else no cards)
-    next_seat: tuple[int, ...]  # the seat to the left of each seat
-    pass_offsets: tuple[int, ...]  # seat offset of the pass by deal: left +1, right -1, across +2
-    everyone: frozenset[int]
+    __slots__ = (
+        "calling_color",
+        "capture_or_release",
+        "draws",
+        "end_value",
+        "everyone",
+        "first_dealer",
+        "following_rank",
+        "going_back",
+        "next_seat",
+        "no_good_spies",
+        "options",
+        "pass_offsets",
+        "players",
+        "same_rank",
+        "seed",
+        "the_mole",
+        "values",
+        "youngest_first",
+    )
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "players",
+        "seed",
+        "options",
+        "no_good_spies",
+        "capture_or_release",
+        "the_mole",
+        "calling_color",
+        "following_rank",
+        "going_back",
+        "end_value",
+        "youngest_first",
+        "first_dealer",
+        "draws",
+        "values",
+        "same_rank",
+        "next_seat",
+        "pass_offsets",
+        "everyone",
+    )
 
-    def __reduce__(self) -> tuple[type[Config], tuple[Any, ...]]:
-        # The same pickle compiled or not (a compiled frozen dataclass cannot be unpickled
-        # field by field).
-        return (Config, tuple(getattr(self, f.name) for f in fields(self)))
+    def __init__(
+        self,
+        players: int,
+        seed: int,
+        options: tuple[tuple[str, Any], ...],
+        no_good_spies: bool,
+        capture_or_release: bool,
+        the_mole: bool,
+        calling_color: bool,
+        following_rank: bool,
+        going_back: bool,
+        end_value: int,
+        youngest_first: tuple[int, ...],
+        first_dealer: int,
+        draws: tuple[tuple[tuple[int, int], ...], ...],
+        values: tuple[int, ...],
+        same_rank: tuple[int, ...],
+        next_seat: tuple[int, ...],
+        pass_offsets: tuple[int, ...],
+        everyone: frozenset[int],
+    ) -> None:
+        self.players: Final = players
+        self.seed: Final = seed
+        self.options: Final = options
+        self.no_good_spies: Final = no_good_spies
+        self.capture_or_release: Final = capture_or_release
+        self.the_mole: Final = the_mole
+        self.calling_color: Final = calling_color
+        self.following_rank: Final = following_rank
+        self.going_back: Final = going_back
+        self.end_value: Final = end_value
+        self.youngest_first: Final = youngest_first
+        self.first_dealer: Final = first_dealer
+        self.draws: Final = draws  # rounds of (seat, card id) drawn for the first deal
+        self.values: Final = values  # deal points of each card id
+        self.same_rank: Final = (
+            same_rank  # Following Rank: cards matching the rank just played (else no cards)
+        )
+        self.next_seat: Final = next_seat  # the seat to the left of each seat
+        self.pass_offsets: Final = (
+            pass_offsets  # seat offset of the pass by deal: left +1, right -1, across +2
+        )
+        self.everyone: Final = everyone
 
 
-class DealRecord(NamedTuple):
+@final
+class DealRecord(Record):
     """One line of the score sheet."""
 
-    deal: int
-    dealer: int
-    points: tuple[int, ...]
-    scores: tuple[int, ...]  # running totals after the deal, Going Back applied
-    all_black: int  # the seat that took all 16 black cards, or -1
-    choice: str | None  # Capture or Release: "give" or "subtract"
-    went_back: tuple[int, ...]  # seats whose score was halved (Going Back)
+    __slots__ = (
+        "all_black",
+        "choice",
+        "deal",
+        "dealer",
+        "points",
+        "scores",
+        "went_back",
+    )
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "deal",
+        "dealer",
+        "points",
+        "scores",
+        "all_black",
+        "choice",
+        "went_back",
+    )
+
+    def __init__(
+        self,
+        deal: int,
+        dealer: int,
+        points: tuple[int, ...],
+        scores: tuple[int, ...],
+        all_black: int,
+        choice: str | None,
+        went_back: tuple[int, ...],
+    ) -> None:
+        self.deal: Final = deal
+        self.dealer: Final = dealer
+        self.points: Final = points
+        self.scores: Final = scores  # running totals after the deal, Going Back applied
+        self.all_black: Final = all_black  # the seat that took all 16 black cards, or -1
+        self.choice: Final = choice  # Capture or Release: "give" or "subtract"
+        self.went_back: Final = went_back  # seats whose score was halved (Going Back)
 
 
-class Deal(NamedTuple):
+@final
+class Deal(Record):
     """What stays put while the cards of a deal are played."""
 
-    number: int  # from 1
-    dealer: int
-    scores: tuple[int, ...]  # running totals before this deal is scored
-    history: tuple[DealRecord, ...]
-    called: int  # Calling Color: the colour called, or -1
-    mole: tuple[int, ...]  # The Mole: card ids still in it, sorted
-    mole_order: tuple[int, ...]  # The Mole: seats in choosing order
-    mole_taken: tuple[tuple[int, ...], ...]  # The Mole: the cards each seat took
+    __slots__ = (
+        "called",
+        "dealer",
+        "history",
+        "mole",
+        "mole_order",
+        "mole_taken",
+        "number",
+        "scores",
+    )
+    FIELDS: ClassVar[tuple[str, ...]] = (
+        "number",
+        "dealer",
+        "scores",
+        "history",
+        "called",
+        "mole",
+        "mole_order",
+        "mole_taken",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        dealer: int,
+        scores: tuple[int, ...],
+        history: tuple[DealRecord, ...],
+        called: int,
+        mole: tuple[int, ...],
+        mole_order: tuple[int, ...],
+        mole_taken: tuple[tuple[int, ...], ...],
+    ) -> None:
+        self.number: Final = number  # from 1
+        self.dealer: Final = dealer
+        self.scores: Final = scores  # running totals before this deal is scored
+        self.history: Final = history
+        self.called: Final = called  # Calling Color: the colour called, or -1
+        self.mole: Final = mole  # The Mole: card ids still in it, sorted
+        self.mole_order: Final = mole_order  # The Mole: seats in choosing order
+        self.mole_taken: Final = mole_taken  # The Mole: the cards each seat took
+
+    def _replace(self, **changes: Any) -> Deal:
+        """A copy with some fields changed (as a named tuple's ``_replace``)."""
+        values = dict(zip(self.FIELDS, self.field_values(), strict=True))
+        values.update(changes)
+        return Deal(**values)
 
 
 Trick = tuple[int, tuple[int, ...], int]  # leader, card ids in play order, winner
+
+# A trick in play is an int: card id + 1 in six bits per card, the lead in the lowest bits
+# (0: no card). A taken trick adds its leader and its winner above the cards.
+CARD_BITS: Final = 6
+CARDS_MASK: Final = (1 << 36) - 1
+LEADER_SHIFT: Final = 36
+WINNER_SHIFT: Final = 39
+
+
+def trick_cards(packed: int) -> tuple[int, ...]:
+    """The card ids of a packed trick, in play order."""
+    cards: list[int] = []
+    packed &= CARDS_MASK
+    while packed:
+        cards.append((packed & 63) - 1)
+        packed >>= CARD_BITS
+    return tuple(cards)
+
+
+def pack_trick(cards: tuple[int, ...] | list[int]) -> int:
+    """A trick's card ids (in play order) as one int."""
+    if len(cards) > 6:
+        raise ValueError(f"A trick has one card per player, at most 6, not {len(cards)}.")
+    packed = 0
+    for i, cid in enumerate(cards):
+        packed |= (cid + 1) << CARD_BITS * i
+    return packed
+
+
+def taken_trick(packed: int) -> Trick:
+    """A taken trick (from ``State.tricks``) as (leader, card ids, winner)."""
+    return (packed >> LEADER_SHIFT & 7, trick_cards(packed), packed >> WINNER_SHIFT & 7)
+
+
+def pack_taken(trick: Trick) -> int:
+    leader, cards, winner = trick
+    return pack_trick(cards) | leader << LEADER_SHIFT | winner << WINNER_SHIFT
+
 
 # The index of each field of a state, for ``state[INDEX]`` (the fields in ``FIELDS`` order).
 PHASE: Final = 0
@@ -258,7 +475,8 @@ class State:
     fields only on a state it is still building). Read it by attribute, or by index with
     the constants above (``state[HANDS]`` is the tuple of hands by seat). The hands are
     kept one field per seat (``h0`` .. ``h5``, 0 past the last seat) so that playing a
-    card copies no tuple of hands.
+    card copies no tuple of hands, and the trick and the tricks taken are packed ints
+    (``trick_cards``, ``taken_trick``); read by index, they are tuples of card ids.
     """
 
     __slots__ = (
@@ -291,10 +509,10 @@ class State:
         h3: int,
         h4: int,
         h5: int,
-        trick: tuple[int, ...],
+        trick: int,
         allowed: int,
         leader: int,
-        tricks: tuple[Trick, ...],
+        tricks: tuple[int, ...],
         passes: tuple[tuple[int, ...], ...],
         cfg: Config,
         deal: Deal,
@@ -308,10 +526,10 @@ class State:
         self.h3 = h3
         self.h4 = h4
         self.h5 = h5
-        self.trick = trick  # the card ids of the current trick, in play order
+        self.trick = trick  # the current trick, packed (see ``trick_cards``)
         self.allowed = allowed  # while playing, the cards the seat to play may play (bits 0..54)
         self.leader = leader  # the seat that leads (or led) the current trick
-        self.tricks = tricks  # the tricks taken so far in this deal
+        self.tricks = tricks  # the tricks taken so far in this deal, packed (see ``taken_trick``)
         self.passes = passes  # the cards each seat passes this deal
         self.cfg = cfg
         self.deal = deal
@@ -355,16 +573,16 @@ class State:
             raise IndexError(f"no seat {seat}")
 
     def fields(self) -> tuple[Any, ...]:
-        """The fields in ``FIELDS`` order."""
+        """The fields in ``FIELDS`` order (the tricks as tuples of card ids)."""
         return (
             self.phase,
             self.turn,
             self.acting,
             self.hands,
-            self.trick,
+            trick_cards(self.trick),
             self.allowed,
             self.leader,
-            self.tricks,
+            tuple(taken_trick(packed) for packed in self.tricks),
             self.passes,
             self.cfg,
             self.deal,
@@ -398,10 +616,10 @@ def _from_fields(fields: tuple[Any, ...] | list[Any]) -> State:
         0,
         0,
         0,
-        fields[TRICK],
+        pack_trick(fields[TRICK]),
         fields[ALLOWED],
         fields[LEADER],
-        fields[TRICKS],
+        tuple(pack_taken(trick) for trick in fields[TRICKS]),
         fields[PASSES],
         fields[CFG],
         fields[DEAL],
@@ -472,7 +690,7 @@ PLAY_OBJECTS: Final = PLAY_TABLE[0]
 PLAY_CIDS: Final = PLAY_TABLE[1]
 PASS_OBJECTS: Final = PASS_TABLE[0]
 PASS_CIDS: Final = PASS_TABLE[1]
-# ONE[cid]: the tuple (cid,), to extend a trick without building it.
+# ONE[cid]: the tuple (cid,), to extend a seat's pass without building it.
 ONE: Final[tuple[tuple[int, ...], ...]] = tuple((cid,) for cid in range(N_IDS))
 
 
@@ -511,9 +729,9 @@ def _begin_deal(
         order = tuple(sorted(range(n), key=lambda seat: (-scores[seat], young[seat])))
     deal = Deal(number, dealer, scores, history, -1, mole, order, ((),) * n)
     if mole:
-        state = State(MOLE, order[0], SINGLE[order[0]], 0, 0, 0, 0, 0, 0, (), 0, -1, (), ((),) * n, cfg, deal)
+        state = State(MOLE, order[0], SINGLE[order[0]], 0, 0, 0, 0, 0, 0, 0, 0, -1, (), ((),) * n, cfg, deal)
     else:
-        state = State(PASS, -1, cfg.everyone, 0, 0, 0, 0, 0, 0, (), 0, -1, (), ((),) * n, cfg, deal)
+        state = State(PASS, -1, cfg.everyone, 0, 0, 0, 0, 0, 0, 0, 0, -1, (), ((),) * n, cfg, deal)
     # One card at a time to each player, starting with the dealer's left.
     size = len(deck)
     for offset in range(n):
@@ -547,7 +765,7 @@ def _after_pass(state: State) -> State:
     new.phase = PLAY
     new.turn = leader
     new.acting = SINGLE[leader]
-    new.trick = ()
+    new.trick = 0
     new.allowed = new.hand(leader) & NON_BLACK
     new.leader = leader
     new.tricks = ()
@@ -566,12 +784,16 @@ def _end_deal(state: State) -> State:
     values = cfg.values
     points = [0] * n
     blacks = [0] * n
-    for _, cards, winner in state.tricks:
+    for taken in state.tricks:
         won = 0
         black = 0
-        for cid in cards:
+        cards = taken & CARDS_MASK
+        while cards:
+            cid = (cards & 63) - 1
             won += values[cid]
             black += IS_BLACK[cid]
+            cards >>= CARD_BITS
+        winner = taken >> WINNER_SHIFT & 7
         points[winner] += won
         blacks[winner] += black
     if BLACK_CARDS in blacks:
@@ -588,14 +810,22 @@ def _score_deal(state: State, points: tuple[int, ...], taker: int, choice: str |
     scores, went_back = scoring.add_deal(deal.scores, points, cfg.end_value, cfg.going_back)
     history = (*deal.history, DealRecord(deal.number, deal.dealer, points, scores, taker, choice, went_back))
     if scoring.game_over(scores, cfg.end_value, cfg.going_back):
-        return evolve(
-            state,
-            phase=OVER,
-            turn=-1,
-            acting=NOBODY,
-            allowed=0,
-            deal=deal._replace(scores=scores, history=history),
+        over = _copy(state)
+        over.phase = OVER
+        over.turn = -1
+        over.acting = NOBODY
+        over.allowed = 0
+        over.deal = Deal(
+            deal.number,
+            deal.dealer,
+            scores,
+            history,
+            deal.called,
+            deal.mole,
+            deal.mole_order,
+            deal.mole_taken,
         )
+        return over
     return _begin_deal(cfg, deal.number + 1, cfg.next_seat[deal.dealer], scores, history)
 
 
@@ -645,12 +875,15 @@ def _play(state: State, seat: int, action: Any) -> State:
     new = _copy(state)
     new.set_hand(seat, remove_card(state.hand(seat), cid))
     cfg = state.cfg
-    trick = state.trick + ONE[cid]
-    nxt = cfg.next_seat[seat]
     leader = state.leader
+    at = seat - leader
+    if at < 0:
+        at += cfg.players
+    trick = state.trick | (cid + 1) << CARD_BITS * at
+    nxt = cfg.next_seat[seat]
     if nxt != leader:
         hand = state.hand(nxt) & LOW55
-        allowed = hand & (FOLLOW[trick[0]] | cfg.same_rank[cid])
+        allowed = hand & (FOLLOW[(trick & 63) - 1] | cfg.same_rank[cid])
         new.turn = nxt
         new.acting = SINGLE[nxt]
         new.trick = trick
@@ -659,25 +892,30 @@ def _play(state: State, seat: int, action: Any) -> State:
     return _take_trick(new, trick, leader)
 
 
-def _take_trick(new: State, trick: tuple[int, ...], leader: int) -> State:
+def _take_trick(new: State, trick: int, leader: int) -> State:
     """The trick is complete: the highest card of the colour led takes it; the first of
     equal cards wins, so the first Black Spy played wins among equals."""
-    strength = STRENGTH[COLOUR_OF[trick[0]]]
+    strength = STRENGTH[COLOUR_OF[(trick & 63) - 1]]
     best = -1
     at = 0
-    for i, card in enumerate(trick):
-        rank = strength[card]
+    i = 0
+    cards = trick
+    while cards:
+        rank = strength[(cards & 63) - 1]
         if rank > best:
             best = rank
             at = i
+        cards >>= CARD_BITS
+        i += 1
     winner = (leader + at) % new.cfg.players
     hand = new.hand(winner) & LOW55
     new.turn = winner
     new.acting = SINGLE[winner]
-    new.trick = ()
+    new.trick = 0
     new.allowed = hand
     new.leader = winner
-    new.tricks = new.tricks + ((leader, trick, winner),)  # noqa: RUF005 (compiled: no list)
+    taken = trick | leader << LEADER_SHIFT | winner << WINNER_SHIFT
+    new.tricks = new.tricks + (taken,)  # noqa: RUF005 (compiled: no list)
     return new if hand else _end_deal(new)
 
 
@@ -697,19 +935,14 @@ def _pass(state: State, seat: Any, action: Any) -> State:
     hand = state.hand(player)
     if not hand & BIT[cid]:
         raise IllegalAction(f"You do not hold the {describe(cid)}.")
-    new = _copy(state)
+    new = _copy(state)  # (no turn, trick or leader: a pass state never has them)
     new.set_hand(player, remove_card(hand, cid))
-    new.turn = -1  # (as a pass state always has them)
-    new.trick = ()
-    new.allowed = 0
-    new.leader = -1
-    new.tricks = ()
     passes = list(state.passes)
     passed = passes[player] + ONE[cid]
     passes[player] = passed
     new.passes = tuple(passes)
     if len(passed) == PASS_CARDS:
-        new.acting = state.acting - SINGLE[player]
+        new.acting = WITHOUT[player][state.acting]
     return new if new.acting else _after_pass(new)
 
 
@@ -717,32 +950,85 @@ def _play_problem(state: State, seat: int, cid: int) -> str:
     hand = state.hand(seat)
     if not hand & BIT[cid]:
         return f"You do not hold the {describe(cid)}."
-    if not state.trick:
+    trick = trick_cards(state.trick)
+    if not trick:
         if state.deal.called >= 0:
             return f"The first trick must be led in the colour called, {COLOURS[state.deal.called]}."
         return "A black card may not be led on the first trick."
-    lead = state.trick[0]
-    extra = (
-        f", or rank {RANK_OF[state.trick[-1]]} like the card just played" if state.cfg.following_rank else ""
-    )
+    lead = trick[0]
+    extra = f", or rank {RANK_OF[trick[-1]]} like the card just played" if state.cfg.following_rank else ""
     return (
         f"You must follow the {describe(lead)}: play {COLOURS[COLOUR_OF[lead]]} or rank {RANK_OF[lead]}"
         f"{extra}. The {describe(cid)} does not follow."
     )
 
 
-def _listed(mask: int, chunks: tuple[tuple[tuple[FrozenAction, ...], ...], ...]) -> list[Action]:
-    """The actions of the cards in ``mask`` (bits 0..54), from the 11-bit chunk tables."""
-    out: list[Action] = []
-    chunk = 0
-    while mask:
-        part = mask & 2047
-        if part:
-            for action in chunks[chunk][part]:
-                out.append(action)  # (compiled: cheaper than extending by a tuple)
-        mask >>= 11
+# The chunk tables again with lists, copied by ``_listed`` (never handed out themselves).
+ChunkLists = tuple[tuple[list[Action], ...], ...]
+PLAY_LISTS: Final[ChunkLists] = tuple(tuple(list(t) for t in chunk) for chunk in PLAY_CHUNKS)
+PASS_LISTS: Final[ChunkLists] = tuple(tuple(list(t) for t in chunk) for chunk in PASS_CHUNKS)
+
+
+def _listed(mask: int, chunks: ChunkLists) -> list[Action]:
+    """The actions of the cards in ``mask`` (bits 0..54), from the 11-bit chunk tables.
+
+    The list starts as a copy of the first chunk's list (one allocation of the right
+    size) and grows by whole chunks, not card by card.
+    """
+    bits: i64 = mask
+    if bits == 0:
+        return []
+    chunk: i64 = 0
+    while bits & 2047 == 0:
+        bits >>= 11
         chunk += 1
+    out = chunks[chunk][bits & 2047].copy()
+    bits >>= 11
+    while bits:
+        chunk += 1
+        part = bits & 2047
+        if part:
+            out.extend(chunks[chunk][part])
+        bits >>= 11
     return out
+
+
+def _config(players: int, options: Mapping[str, Any]) -> Config:
+    """The Config of a table size and options (seed 0, no draws: ``start`` adds them)."""
+    opts = validate_options(options, OPTIONS)
+    youngest = opts["youngest_first"]
+    if youngest is None:
+        youngest = list(range(players))
+    if sorted(youngest) != list(range(players)):
+        raise InvalidOptions(
+            f"Option 'youngest_first' must list every seat 0..{players - 1} once, youngest first, "
+            f"not {youngest!r}."
+        )
+    opts["youngest_first"] = list(youngest)
+    return Config(
+        players=players,
+        seed=0,
+        options=tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(opts.items())),
+        no_good_spies=opts["no_good_spies"],
+        capture_or_release=opts["capture_or_release"],
+        the_mole=opts["the_mole"],
+        calling_color=opts["calling_color"],
+        following_rank=opts["following_rank"],
+        going_back=opts["going_back"],
+        end_value=scoring.end_value_for(players, opts["end_value"]),
+        youngest_first=tuple(youngest),
+        first_dealer=0,
+        draws=(),
+        values=VALUE_NO_GOOD_SPIES if opts["no_good_spies"] else VALUE,
+        same_rank=SAME_RANK if opts["following_rank"] else NO_RANK_FOLLOW,
+        next_seat=tuple((seat + 1) % players for seat in range(players)),
+        pass_offsets=(1, -1, 2) if players == 4 else (1, -1),
+        everyone=SUBSETS[(1 << players) - 1],
+    )
+
+
+# The Config of the default options by table size, made once (``start``).
+DEFAULT_CONFIGS: Final[dict[int, Config]] = {}
 
 
 class BlackSpyEngine:
@@ -759,36 +1045,32 @@ class BlackSpyEngine:
         if isinstance(seats, bool) or not isinstance(seats, int) or seats not in self.seats:
             raise InvalidOptions(f"Black Spy is for 3 to 6 players, not {seats!r}.")
         players: int = seats
-        opts = validate_options(options, OPTIONS)
-        youngest = opts["youngest_first"]
-        if youngest is None:
-            youngest = list(range(players))
-        if sorted(youngest) != list(range(players)):
-            raise InvalidOptions(
-                f"Option 'youngest_first' must list every seat 0..{players - 1} once, youngest first, "
-                f"not {youngest!r}."
-            )
-        opts["youngest_first"] = list(youngest)
+        if not options:  # (the common case: the Config of a table size is kept)
+            base = DEFAULT_CONFIGS.get(players)
+            if base is None:
+                base = DEFAULT_CONFIGS[players] = _config(players, {})
+        else:
+            base = _config(players, options)
         first_dealer, draws = _draw_first_dealer(players, seed)
         cfg = Config(
-            players=players,
-            seed=seed,
-            options=tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(opts.items())),
-            no_good_spies=opts["no_good_spies"],
-            capture_or_release=opts["capture_or_release"],
-            the_mole=opts["the_mole"],
-            calling_color=opts["calling_color"],
-            following_rank=opts["following_rank"],
-            going_back=opts["going_back"],
-            end_value=scoring.end_value_for(players, opts["end_value"]),
-            youngest_first=tuple(youngest),
-            first_dealer=first_dealer,
-            draws=draws,
-            values=VALUE_NO_GOOD_SPIES if opts["no_good_spies"] else VALUE,
-            same_rank=SAME_RANK if opts["following_rank"] else NO_RANK_FOLLOW,
-            next_seat=tuple((seat + 1) % players for seat in range(players)),
-            pass_offsets=(1, -1, 2) if players == 4 else (1, -1),
-            everyone=frozenset(range(players)),
+            players,
+            seed,
+            base.options,
+            base.no_good_spies,
+            base.capture_or_release,
+            base.the_mole,
+            base.calling_color,
+            base.following_rank,
+            base.going_back,
+            base.end_value,
+            base.youngest_first,
+            first_dealer,
+            draws,
+            base.values,
+            base.same_rank,
+            base.next_seat,
+            base.pass_offsets,
+            base.everyone,
         )
         return _begin_deal(cfg, 1, first_dealer, (0,) * players, ())
 
@@ -803,11 +1085,11 @@ class BlackSpyEngine:
                     return []
             elif seat != state.turn:  # (a seat of another type that equals the turn)
                 return []
-            return _listed(state.allowed, PLAY_CHUNKS)
+            return _listed(state.allowed, PLAY_LISTS)
         if phase == PASS:
             if seat not in state.acting:
                 return []
-            return _listed(state.hand(seat) & LOW55, PASS_CHUNKS)
+            return _listed(state.hand(seat) & LOW55, PASS_LISTS)
         if seat != state.turn:
             return []
         if phase == CALL:
@@ -845,9 +1127,10 @@ class BlackSpyEngine:
         offset = cfg.pass_offsets[(deal.number - 1) % len(cfg.pass_offsets)]
         passed = state.phase not in (PASS, MOLE)
         leader = state.leader
+        trick = trick_cards(state.trick)
         tricks_won = [0] * n
-        for _, _, winner in state.tricks:
-            tricks_won[winner] += 1
+        for taken in state.tricks:
+            tricks_won[taken >> WINNER_SHIFT & 7] += 1
         view: dict[str, Any] = {
             "game": "black-spy",
             "players": n,
@@ -888,7 +1171,7 @@ class BlackSpyEngine:
                 else []
             ),
             "called_color": None if deal.called < 0 else COLOURS[deal.called],
-            "trick": [{"seat": (leader + i) % n, "card": CODES[cid]} for i, cid in enumerate(state.trick)],
+            "trick": [{"seat": (leader + i) % n, "card": CODES[cid]} for i, cid in enumerate(trick)],
             "trick_leader": None if leader < 0 else leader,
             "tricks_taken": tricks_won,
             "last_trick": None,
@@ -896,7 +1179,7 @@ class BlackSpyEngine:
             "all_black": {"taker": state.turn} if state.phase == ALL_BLACK else None,
         }
         if state.tricks:
-            lead, cards, winner = state.tricks[-1]
+            lead, cards, winner = taken_trick(state.tricks[-1])
             view["last_trick"] = {
                 "cards": [{"seat": (lead + i) % n, "card": CODES[cid]} for i, cid in enumerate(cards)],
                 "winner": winner,

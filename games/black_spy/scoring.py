@@ -50,10 +50,13 @@ def add_deal(
     end value, or exactly half of it, has it halved, rounded down; the halved score is not
     checked again.
     """
-    totals = []
-    went_back = []
-    for seat, (score, gained) in enumerate(zip(scores, points, strict=True)):
-        total = score + gained
+    if len(scores) != len(points):
+        raise ValueError(f"{len(points)} players' points for {len(scores)} scores.")
+    totals: list[int] = []
+    went_back: list[int] = []
+    for seat in range(len(scores)):
+        gained = points[seat]
+        total = scores[seat] + gained
         if going_back and gained != 0 and goes_back(total, end_value):
             total //= 2
             went_back.append(seat)

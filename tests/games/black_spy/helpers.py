@@ -61,7 +61,12 @@ def rigged_play(
     info = state[bs.DEAL]._replace(
         number=deal, dealer=dealer, scores=tuple(scores) if scores is not None else (0,) * n
     )
-    tricks = tuple((seat, tuple(CARD_ID[c] for c in cards), seat) for seat, cards in (taken or {}).items())
+    # The taken cards as tricks of at most one card per player, each led and won by its taker.
+    tricks = tuple(
+        (seat, tuple(CARD_ID[c] for c in cards[at : at + n]), seat)
+        for seat, cards in (taken or {}).items()
+        for at in range(0, len(cards), n)
+    )
     state = bs.evolve(state, hands=pack(hands), deal=info, tricks=tricks)
     if leader is None:
         leader = next(seat for seat, codes in enumerate(hands) if "red-1" in codes)
