@@ -794,8 +794,8 @@ def _end_deal(state: State) -> State:
             black += IS_BLACK[cid]
             cards >>= CARD_BITS
         winner = taken >> WINNER_SHIFT & 7
-        points[winner] += won
-        blacks[winner] += black
+        points[winner] = points[winner] + won  # (compiled: an int add, not a generic +=)
+        blacks[winner] = blacks[winner] + black
     if BLACK_CARDS in blacks:
         taker = blacks.index(BLACK_CARDS)
         if cfg.capture_or_release:
@@ -972,8 +972,8 @@ PASS_LISTS: Final[ChunkLists] = tuple(tuple(list(t) for t in chunk) for chunk in
 def _listed(mask: int, chunks: ChunkLists) -> list[Action]:
     """The actions of the cards in ``mask`` (bits 0..54), from the 11-bit chunk tables.
 
-    The list starts as a copy of the first chunk's list (one allocation of the right
-    size) and grows by whole chunks, not card by card.
+    One allocation of the right size for one or two chunks (a copy, a concatenation);
+    more chunks extend that.
     """
     bits: i64 = mask
     if bits == 0:
@@ -982,7 +982,15 @@ def _listed(mask: int, chunks: ChunkLists) -> list[Action]:
     while bits & 2047 == 0:
         bits >>= 11
         chunk += 1
-    out = chunks[chunk][bits & 2047].copy()
+    first = chunks[chunk][bits & 2047]
+    bits >>= 11
+    while bits & 2047 == 0:
+        if bits == 0:
+            return first.copy()
+        bits >>= 11
+        chunk += 1
+    chunk += 1
+    out = first + chunks[chunk][bits & 2047]
     bits >>= 11
     while bits:
         chunk += 1
