@@ -11,7 +11,9 @@ from __future__ import annotations
 import logging
 import random
 import secrets
-from datetime import timedelta
+import threading
+from collections import OrderedDict
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
@@ -30,6 +32,7 @@ from .state import match_state, remember_state
 log = logging.getLogger(__name__)
 
 MAX_BOT_MOVES_PER_RUN = 2000
+MAX_TIMEOUT_MOVES = 100  # moves one look at an overdue match may make for the seats out of time
 
 
 class MoveRejected(Exception):
@@ -143,6 +146,7 @@ def match_for_table(*, user: Any, table: Any) -> Match:
     MatchSeat.objects.bulk_create(
         [MatchSeat(match=match, number=i, player=player) for i, player in enumerate(players)]
     )
+    _clock_start(match)
     _after_change(match)
     return match
 
@@ -212,6 +216,7 @@ def match_start(*, user: Any, match_id: int, fill_with: str | None = None) -> Ma
             seat.save(update_fields=["bot"])
     match.status = Match.Status.PLAYING
     match.save(update_fields=["status", "updated"])
+    _clock_start(match)
     _after_change(match)
     return match
 
@@ -252,18 +257,109 @@ def _apply(match: Match, seat: int, action: dict[str, Any]) -> Any:
         from .results import match_report_result
 
         transaction.on_commit(lambda: match_report_result(match_id=match.pk))
-    match.deadline = _deadline(match, new_state)
+    match.deadline = _deadline(match, new_state, state)
     match.save(update_fields=fields)
     remember_state(match, new_state)
     return new_state
 
 
-def _deadline(match: Match, state: Any) -> Any:
-    """Reaction windows (several seats asked at once, outside the turn order) close on a timer."""
+def _deadline(match: Match, state: Any, previous: Any = None) -> Any:
+    """When the seats to act run out of time: reaction windows (several seats asked at once,
+    outside the turn order) close on a timer, and so do turns where the engine keeps a turn clock.
+
+    ``turn_clock(state)`` (optional) gives ``{"key", "seconds"}`` for a timed turn: the clock starts
+    when the key first appears and runs on through the reaction windows the turn opens (they have
+    their own, shorter timer); the turn's deadline comes back when they close.
+    """
     engine = get_engine(match.game)
+    turn = _turn_clock(engine, state)
+    before = None if previous is None else _turn_clock(engine, previous)
     if getattr(engine, "reaction_window", None) and engine.reaction_window(state):  # type: ignore[attr-defined]
+        if before is not None and match.deadline is not None:
+            _TURN_DEADLINES.remember(match, before["key"], match.deadline)
         return timezone.now() + timedelta(seconds=settings.PLAY_REACTION_SECONDS)
-    return None
+    if turn is None:
+        return None
+    if before is not None and before["key"] == turn["key"] and match.deadline is not None:
+        return match.deadline  # the same turn goes on
+    if previous is not None and before is None:
+        return _turn_deadline_recalled(match, engine, turn)  # back from a reaction window
+    return _TURN_DEADLINES.remember(
+        match, turn["key"], timezone.now() + timedelta(seconds=int(turn["seconds"]))
+    )
+
+
+def _turn_clock(engine: Any, state: Any) -> dict[str, Any] | None:
+    clock = getattr(engine, "turn_clock", None)
+    return None if clock is None else clock(state)
+
+
+class _TurnDeadlines:
+    """The deadline of each timed turn, by match and turn key, kept by this process.
+
+    A reaction window replaces ``match.deadline`` for a while; the turn's own deadline comes back
+    from here when it closes, or from the move log (``_turn_deadline_recalled``) in another process.
+    """
+
+    MAX = 1024
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._deadlines: OrderedDict[tuple[int, float, str], datetime] = OrderedDict()
+
+    @staticmethod
+    def _key(match: Match, key: str) -> tuple[int, float, str]:
+        return (match.pk, match.created.timestamp(), key)
+
+    def remember(self, match: Match, key: str, deadline: datetime) -> datetime:
+        with self._lock:
+            self._deadlines[self._key(match, key)] = deadline
+            self._deadlines.move_to_end(self._key(match, key))
+            while len(self._deadlines) > self.MAX:
+                self._deadlines.popitem(last=False)
+        return deadline
+
+    def recall(self, match: Match, key: str) -> datetime | None:
+        with self._lock:
+            return self._deadlines.get(self._key(match, key))
+
+
+_TURN_DEADLINES = _TurnDeadlines()
+
+
+def _turn_deadline_recalled(match: Match, engine: Any, turn: dict[str, Any]) -> datetime:
+    """The deadline of a timed turn that a reaction window interrupted.
+
+    Not remembered by this process: the log says which move began the turn (the engine
+    replays fast), and that move's time starts the clock.
+    """
+    remembered = _TURN_DEADLINES.recall(match, turn["key"])
+    if remembered is not None:
+        return remembered
+    replayed = engine.start(match.seats, match.seed, match.options)
+    last_key = (_turn_clock(engine, replayed) or {}).get("key")
+    began = 0
+    for number, seat, action in (
+        Move.objects.filter(match=match).order_by("number").values_list("number", "seat", "action")
+    ):
+        replayed = engine.apply(replayed, seat, action)
+        clock = _turn_clock(engine, replayed)
+        if clock is None:
+            continue
+        if clock["key"] != last_key:
+            began, last_key = number, clock["key"]
+    move = Move.objects.filter(match=match, number=began).first() if began else None
+    # A turn that began with the match (before any move) has no move to date it: it starts afresh.
+    started = move.created if move is not None else timezone.now()
+    return _TURN_DEADLINES.remember(match, turn["key"], started + timedelta(seconds=int(turn["seconds"])))
+
+
+def _clock_start(match: Match) -> None:
+    """A match that begins with a timed turn starts its clock."""
+    deadline = _deadline(match, match_state(match))
+    if deadline != match.deadline:
+        match.deadline = deadline
+        match.save(update_fields=["deadline"])
 
 
 @transaction.atomic
@@ -337,7 +433,9 @@ def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
 
 
 def match_timeouts_close(*, now: Any = None, match_id: int | None = None) -> int:
-    """Close reaction windows whose time ran out, answering for the seats still to act.
+    """Close reaction windows whose time ran out, answering for the seats still to act, and
+    finish timed turns whose clock ran out (the engine's ``timeout_action``, move after move,
+    until the deadline is no longer past: the turn is over, or a window asks another seat).
 
     Celery beat runs it every few seconds; pages also run it for their match when they see a
     deadline has passed, so windows close on time without a beat process too.
@@ -357,12 +455,18 @@ def match_timeouts_close(*, now: Any = None, match_id: int | None = None) -> int
             timeout = getattr(engine, "timeout_action", None)
             if timeout is None:
                 continue
-            for seat in sorted(engine.to_act(state)):
-                if match.status != Match.Status.PLAYING or seat not in engine.to_act(state):
-                    continue
-                action = timeout(state, seat)
-                if action is not None:
-                    state = _apply(match, seat, action)
+            for _ in range(MAX_TIMEOUT_MOVES):
+                acted = False
+                for seat in sorted(engine.to_act(state)):
+                    if match.status != Match.Status.PLAYING or seat not in engine.to_act(state):
+                        continue
+                    action = timeout(state, seat)
+                    if action is not None:
+                        state = _apply(match, seat, action)
+                        acted = True
+                overdue = match.deadline is not None and match.deadline <= now
+                if not acted or match.status != Match.Status.PLAYING or not overdue:
+                    break
             closed += 1
             _after_change(match)
     return closed
