@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.utils import timezone
 
-from spyleague.play import services
 from spyleague.play.models import Match, Move
 
 from .conftest import no_sideways_scroll, shot
+from .helpers import BOARD_KEY, act, leave, log_in, open_match, wait_for_change
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BOARD_KEY = "document.getElementById('board').dataset.key"
 # With this seed and the bold strategy below, the person foils a bot's taunt and a bot foils
 # the person's taunt (found by replaying the engine and bots offline; the page must show both).
 FOIL_SEED = 236
@@ -39,53 +37,11 @@ def calm(action: dict[str, Any]) -> tuple[int, int]:
     return (order.index(kind) if kind in order else len(order), 0)
 
 
-def log_in(page: Any, make_user: Any, username: str) -> Any:
-    user = make_user(username=username)
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
-    return user
-
-
-def open_match(page: Any, user: Any, seed: int) -> Match:
-    match = services.match_create(user=user, game="mister-spy", seats=4, seed=seed)
-    page.goto(f"/play/matches/{match.pk}/")
-    page.get_by_role("button", name="Start (empty seats get bots)").click()
-    page.wait_for_selector(".ms-board")
-    return match
-
-
-def wait_for_change(page: Any, key: str | None) -> None:
-    page.wait_for_function(f"v => {BOARD_KEY} !== v", arg=key, timeout=15_000)
-
-
-def act(page: Any, strategy: Any) -> dict[str, Any] | None:
-    """Click the button of the action the strategy likes best among those the page offers."""
-    forms = page.locator("#board form:has(input[name=action])")
-    values = forms.evaluate_all("fs => fs.map(f => f.querySelector('input[name=action]').value)")
-    if not values:
-        return None
-    actions = [json.loads(v) for v in values]
-    best = min(range(len(actions)), key=lambda i: strategy(actions[i]))
-    key = page.evaluate(BOARD_KEY)
-    forms.nth(best).locator("button").click()
-    wait_for_change(page, key)
-    return actions[best]
-
-
-def leave(page: Any) -> None:
-    """Close the live-update stream, and let its server thread notice, before the database goes."""
-    page.goto("about:blank")
-    page.wait_for_timeout(800)
-
-
 def test_a_four_seat_game_against_three_heuristic_bots_to_the_end_with_a_foil(
     page: Any, make_user: Any
 ) -> None:
     user = log_in(page, make_user, "mira")
-    match = open_match(page, user, FOIL_SEED)
+    match = open_match(page, user, "mister-spy", ".ms-board", seed=FOIL_SEED)
     assert "Your turn: choose one action" in page.text_content(".ms-status")
     shot(page, "mister-spy-turn")
 
@@ -141,7 +97,7 @@ def test_a_four_seat_game_against_three_heuristic_bots_to_the_end_with_a_foil(
 
 def test_the_window_on_a_phone_counts_down_and_closes_itself(phone: Any, make_user: Any) -> None:
     user = log_in(phone, make_user, "noor")
-    match = open_match(phone, user, WINDOW_SEED)
+    match = open_match(phone, user, "mister-spy", ".ms-board", seed=WINDOW_SEED)
     assert no_sideways_scroll(phone)
     shot(phone, "mister-spy-phone-turn")
     for _ in range(10):

@@ -11,7 +11,7 @@ from spyleague.clubs.models import Membership, Player
 from spyleague.tournaments.models import Event, Standing
 
 from .conftest import no_sideways_scroll, shot
-from .test_black_spy import log_in
+from .helpers import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -9,7 +9,7 @@ import pytest
 from spyleague.scores.models import Scorepad
 
 from .conftest import no_sideways_scroll, shot
-from .test_black_spy import log_in
+from .helpers import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,20 +17,11 @@ from spyleague.play import services
 from spyleague.play.models import Match
 
 from .conftest import no_sideways_scroll, shot
+from .helpers import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 RACE = "document.getElementById('race')"
-
-
-def log_in(page: Any, make_user: Any, username: str) -> Any:
-    user = make_user(username=username)
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
-    return user
 
 
 def race_data(page: Any) -> dict[str, str]:

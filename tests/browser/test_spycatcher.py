@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from datetime import timedelta
 from typing import Any
 
@@ -10,19 +9,19 @@ import pytest
 from django.utils import timezone
 
 from games.spycatcher import ENGINE
-from spyleague.play import services
 from spyleague.play.models import Match, Move
 
 from .conftest import no_sideways_scroll, shot
+from .helpers import BOARD_KEY, act, leave, log_in, open_match, wait_for_change
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BOARD_KEY = "document.getElementById('board').dataset.key"
 # With this seed, eight rounds and the strategy below, bots seek permission three times (the
 # person is asked each time and challenges when the suit allows) and the person seeks once
 # (found by replaying the engine and bots offline; the page must show every one of them).
 SEED = 27
 ROUNDS = 8
+VISIBLE_FORMS = "#board form:has(input[name=action]):visible"  # (choices folded away are not clicked)
 
 
 def total(action: dict[str, Any]) -> int:
@@ -46,55 +45,13 @@ def person(action: dict[str, Any]) -> tuple[int, int, int]:
     return (rank, 0, 0)
 
 
-def log_in(page: Any, make_user: Any, username: str) -> Any:
-    user = make_user(username=username)
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
-    return user
-
-
-def open_match(page: Any, user: Any, seed: int, options: dict[str, Any]) -> Match:
-    match = services.match_create(user=user, game="spycatcher", seats=4, seed=seed, options=options)
-    page.goto(f"/play/matches/{match.pk}/")
-    page.get_by_role("button", name="Start (empty seats get bots)").click()
-    page.wait_for_selector(".sc-board")
-    return match
-
-
-def wait_for_change(page: Any, key: str | None) -> None:
-    page.wait_for_function(f"v => {BOARD_KEY} !== v", arg=key, timeout=15_000)
-
-
-def act(page: Any, strategy: Any) -> dict[str, Any] | None:
-    """Click the visible button of the action the strategy likes best among those on the page."""
-    forms = page.locator("#board form:has(input[name=action]):visible")
-    values = forms.evaluate_all("fs => fs.map(f => f.querySelector('input[name=action]').value)")
-    if not values:
-        return None
-    actions = [json.loads(v) for v in values]
-    best = min(range(len(actions)), key=lambda i: strategy(actions[i]))
-    key = page.evaluate(BOARD_KEY)
-    forms.nth(best).locator("button").click()
-    wait_for_change(page, key)
-    return actions[best]
-
-
-def leave(page: Any) -> None:
-    """Close the live-update stream, and let its server thread notice, before the database goes."""
-    page.goto("about:blank")
-    page.wait_for_timeout(800)
-
-
 def words(page: Any, selector: str) -> str:
     return " ".join((page.text_content(selector) or "").split())
 
 
 def test_a_four_seat_game_against_three_bots_to_the_end_with_challenges(page: Any, make_user: Any) -> None:
     user = log_in(page, make_user, "mira")
-    match = open_match(page, user, SEED, {"turn_limit": ROUNDS})
+    match = open_match(page, user, "spycatcher", ".sc-board", seed=SEED, options={"turn_limit": ROUNDS})
     assert page.locator(".sc-svg [data-square]").count() == len(ENGINE.board_drawing("league")["squares"])
     assert page.locator(".sc-svg .sc-piece").count() == 4
     assert no_sideways_scroll(page)
@@ -121,7 +78,7 @@ def test_a_four_seat_game_against_three_bots_to_the_end_with_challenges(page: An
                 shot(page, "spycatcher-challenge")
         elif clicks == 6:
             shot(page, "spycatcher-mid-game")
-        done = act(page, person)
+        done = act(page, person, forms=VISIBLE_FORMS)
         if done is None:
             wait_for_change(page, page.evaluate(BOARD_KEY))  # bots are moving: the page updates itself
         clicks += 1
@@ -156,7 +113,7 @@ def test_a_four_seat_game_against_three_bots_to_the_end_with_challenges(page: An
 def test_the_board_and_a_challenge_on_a_phone_with_the_clock_running_out(phone: Any, make_user: Any) -> None:
     phone.set_viewport_size({"width": 375, "height": 812})  # the narrowest phone the board is made for
     user = log_in(phone, make_user, "noor")
-    match = open_match(phone, user, SEED, {"turn_limit": ROUNDS})
+    match = open_match(phone, user, "spycatcher", ".sc-board", seed=SEED, options={"turn_limit": ROUNDS})
     assert no_sideways_scroll(phone)
     width = phone.evaluate("document.querySelector('.sc-svg').getBoundingClientRect().width")
     assert 300 <= width <= 390  # the drawing scales down to the phone's width
@@ -164,7 +121,7 @@ def test_the_board_and_a_challenge_on_a_phone_with_the_clock_running_out(phone: 
     for _ in range(30):
         if phone.locator(".sc-window").count():
             break
-        if act(phone, person) is None:
+        if act(phone, person, forms=VISIBLE_FORMS) is None:
             wait_for_change(phone, phone.evaluate(BOARD_KEY))
     panel = words(phone, ".sc-window")
     assert "Seeking permission!" in panel and "Still to answer: Noor" in panel

@@ -13,16 +13,9 @@ from spyleague.tournaments.models import Table
 from tests.web.tournaments.helpers import make_event
 
 from .conftest import no_sideways_scroll, shot
+from .helpers import log_in_as
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def log_in_as(page: Any, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "correct-horse-battery")
-    page.click("main button[type=submit]")
-    page.wait_for_url("**/")
 
 
 def published_table(make_user: Any, game: str, players: int) -> tuple[Any, Table]:
