@@ -738,7 +738,7 @@ def _begin_deal(
         bits = 0
         at = offset
         while at < size:
-            bits |= BIT[deck[at]]
+            bits |= 1 << deck[at]
             at += n
         state.set_hand((dealer + 1 + offset) % n, settle_spies(bits))
     return state
@@ -870,7 +870,7 @@ def _play(state: State, seat: int, action: Any) -> State:
     cid = _card_in(action, "play", PLAY_OBJECTS, PLAY_CIDS)
     if cid < 0:
         cid = _card_of(action, "play")  # raises with the reason
-    if not BIT[cid] & state.allowed:
+    if not state.allowed >> cid & 1:
         raise IllegalAction(_play_problem(state, seat, cid))
     new = _copy(state)
     new.set_hand(seat, remove_card(state.hand(seat), cid))
@@ -933,7 +933,7 @@ def _pass(state: State, seat: Any, action: Any) -> State:
     if cid < 0:
         cid = _card_of(action, "pass")  # raises with the reason
     hand = state.hand(player)
-    if not hand & BIT[cid]:
+    if not hand >> cid & 1:
         raise IllegalAction(f"You do not hold the {describe(cid)}.")
     new = _copy(state)  # (no turn, trick or leader: a pass state never has them)
     new.set_hand(player, remove_card(hand, cid))
