@@ -17,7 +17,7 @@ docstring): its constants are ``Final`` so that compiled code reads them directl
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from .actions import FrozenAction
 
@@ -209,7 +209,7 @@ def shuffled(seed: int, event: int, number: int, count: int = 59) -> list[int]:
         a = b ^ (b >> 9)
         b = (c + (c << 3)) & M32
         c = ((((c << 21) | (c >> 11)) & M32) + t) & M32
-    deck = list(DECK)
+    deck: list[object] = list(DECK)  # (compiled: swapped as objects, not unboxed and boxed again)
     size: i64 = len(deck)
     m: i64 = 0
     i: i64 = 0
@@ -230,4 +230,4 @@ def shuffled(seed: int, event: int, number: int, count: int = 59) -> list[int]:
         deck[j] = deck[i]
         deck[i] = card
         i += 1
-    return deck
+    return cast("list[int]", deck)

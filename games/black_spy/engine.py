@@ -713,6 +713,12 @@ def _shuffled_deck(seed: int, deal: int) -> list[int]:
     return shuffled(seed, DEAL_EVENT, deal)
 
 
+def _mole_order(cfg: Config, scores: tuple[int, ...]) -> tuple[int, ...]:
+    """The Mole: the seats in choosing order, highest score first, ties youngest first."""
+    young = {seat: i for i, seat in enumerate(cfg.youngest_first)}
+    return tuple(sorted(range(cfg.players), key=lambda seat: (-scores[seat], young[seat])))
+
+
 def _begin_deal(
     cfg: Config, number: int, dealer: int, scores: tuple[int, ...], history: tuple[DealRecord, ...]
 ) -> State:
@@ -725,8 +731,7 @@ def _begin_deal(
         aside = MOLE_CARDS * n
         mole = tuple(sorted([DECK_ID[card] for card in deck[:aside]]))
         deck = deck[aside:]
-        young = {seat: i for i, seat in enumerate(cfg.youngest_first)}
-        order = tuple(sorted(range(n), key=lambda seat: (-scores[seat], young[seat])))
+        order = _mole_order(cfg, scores)
     deal = Deal(number, dealer, scores, history, -1, mole, order, ((),) * n)
     if mole:
         state = State(MOLE, order[0], SINGLE[order[0]], 0, 0, 0, 0, 0, 0, 0, 0, -1, (), ((),) * n, cfg, deal)
