@@ -97,14 +97,33 @@ TEMPLATES = [
 ]
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
+# PostgreSQL connections come from a pool in each process (psycopg's, built into Django): under
+# ASGI every request runs in a thread of its own, so persistent connections would pile up one
+# per thread, and a fresh connection per request costs the server a backend each time. A request
+# borrows a connection and gives it back when it ends; when all of a process's connections are
+# out, it waits for one (at most DATABASE_POOL_TIMEOUT seconds) instead of failing. Keep
+# processes x DATABASE_POOL_MAX_SIZE below the server's max_connections. DATABASE_POOL=0 turns
+# the pool off (then DATABASE_CONN_MAX_AGE keeps connections open that long).
+DATABASE_POOL = env_bool("DATABASE_POOL", True)
 if DATABASE_URL:
     DATABASES = {
         "default": dj_database_url.parse(
             DATABASE_URL,
-            conn_max_age=int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
+            conn_max_age=0 if DATABASE_POOL else int(os.environ.get("DATABASE_CONN_MAX_AGE", "60")),
             conn_health_checks=True,
         )
     }
+    if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        if int(os.environ.get("DATABASE_CONN_MAX_AGE") or "0"):
+            raise RuntimeError(
+                "DATABASE_CONN_MAX_AGE must be 0 or unset while the connection pool is on; "
+                "set DATABASE_POOL=0 to keep persistent connections instead."
+            )
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
+            "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
+        }
     if os.environ.get("DATABASE_TEST_NAME"):
         # The tests and a live Celery worker share one database (.ci/run).
         DATABASES["default"]["TEST"] = {"NAME": os.environ["DATABASE_TEST_NAME"]}

@@ -62,3 +62,39 @@ def test_database_url_switches_to_postgresql_through_psycopg3() -> None:
     }
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.stdout.split() == ["django.db.backends.postgresql", "league", "False", "3"], out.stderr
+
+
+def database_settings(**env: str) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import django,json,os;os.environ['DJANGO_SETTINGS_MODULE']='spyleague.settings';django.setup();"
+        "from django.conf import settings as s; d=s.DATABASES['default'];"
+        "print(json.dumps({'age': d['CONN_MAX_AGE'], 'pool': d.get('OPTIONS', {}).get('pool')}))"
+    )
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE", "CELERY"))}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**clean, **env}, capture_output=True, text=True
+    )
+
+
+def test_postgresql_connections_come_from_a_pool_sized_by_the_environment() -> None:
+    import json
+
+    url = "postgres://u@db.example:5432/league"
+    default = database_settings(DATABASE_URL=url)
+    assert json.loads(default.stdout) == {"age": 0, "pool": {"min_size": 2, "max_size": 10, "timeout": 20.0}}
+    sized = database_settings(
+        DATABASE_URL=url,
+        DATABASE_POOL_MIN_SIZE="1",
+        DATABASE_POOL_MAX_SIZE="4",
+        DATABASE_POOL_TIMEOUT="5",
+        DATABASE_CONN_MAX_AGE="0",  # what .ci/run sets: fine with the pool
+    )
+    assert json.loads(sized.stdout) == {"age": 0, "pool": {"min_size": 1, "max_size": 4, "timeout": 5.0}}
+    # Without the pool, persistent connections as before.
+    off = database_settings(DATABASE_URL=url, DATABASE_POOL="0", DATABASE_CONN_MAX_AGE="30")
+    assert json.loads(off.stdout) == {"age": 30, "pool": None}
+    # Django refuses persistent connections with a pool: say so at once, in words.
+    both = database_settings(DATABASE_URL=url, DATABASE_CONN_MAX_AGE="60")
+    assert both.returncode != 0 and "DATABASE_CONN_MAX_AGE must be 0" in both.stderr
+    # SQLite has no pool.
+    assert json.loads(database_settings().stdout)["pool"] is None
