@@ -11,8 +11,8 @@ and review the diff of ``golden/*.json`` before committing it.
 
 from __future__ import annotations
 
-import json
 import random
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +20,7 @@ import pytest
 
 from games.black_spy import ENGINE
 from games.black_spy.bots import BOTS
-from games.core import replay
+from tests.games import golden
 
 GOLDEN = Path(__file__).with_name("golden")
 GAMES: dict[str, tuple[int, int, dict[str, Any]]] = {
@@ -68,25 +68,8 @@ def record(players: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_golden_replay(name: str) -> None:
-    data = json.loads((GOLDEN / f"{name}.json").read_text())
-    moves = [(seat, action) for seat, action in data["moves"]]
-    seats, seed, options = data["seats"], data["seed"], data["options"]
-    for mark in data["views"]:
-        state = replay(ENGINE, seats, seed, options, moves[: mark["after"]])
-        assert ENGINE.view(state, mark["seat"]) == mark["view"], f"view after {mark['after']} moves"
-    final = replay(ENGINE, seats, seed, options, moves)
-    outcome = ENGINE.outcome(final)
-    assert outcome is not None
-    assert json.loads(json.dumps(outcome.as_dict())) == data["outcome"]
-
-
-def main() -> None:
-    GOLDEN.mkdir(exist_ok=True)
-    for name, (players, seed, options) in GAMES.items():
-        path = GOLDEN / f"{name}.json"
-        path.write_text(json.dumps(record(players, seed, options), indent=1) + "\n")
-        print(f"wrote {path}")
+    golden.check_replay(ENGINE, golden.load(GOLDEN, name))
 
 
 if __name__ == "__main__":
-    main()
+    golden.regenerate(GOLDEN, {name: partial(record, *spec) for name, spec in GAMES.items()})

@@ -8,80 +8,39 @@ against the rules. To regenerate them after a deliberate rules change (check the
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from games.core import replay
 from games.mister_spy import ENGINE
 from games.mister_spy.bots import BOTS, play_game
+from tests.games.golden import BotGames
 
-GOLDEN = Path(__file__).parent / "golden"
-
-# name: (bot per seat, seed)
-GAMES: dict[str, tuple[list[str], int]] = {
-    "four_players_33_points": (["random", "heuristic", "random", "random"], 34),
-    "two_players_deck_empty": (["random", "random"], 6),
-    "three_players_tie": (["random", "random", "random"], 49),
-    "six_players": (["random", "random", "heuristic", "random", "random", "random"], 7),
-}
-
-
-def record(bots: list[str], seed: int) -> dict[str, Any]:
-    state, moves = play_game([BOTS[name] for name in bots], seed)
-    seats = len(bots)
-    checkpoints = sorted({0, len(moves) // 2, len(moves)})
-    views = []
-    for after in checkpoints:
-        at = replay(ENGINE, seats, seed, {}, moves[:after])
-        for seat in (None, 0):
-            views.append({"after": after, "seat": seat, "view": ENGINE.view(at, seat)})
-    outcome = ENGINE.outcome(state)
-    assert outcome is not None
-    return {
-        "game": ENGINE.slug,
-        "bots": bots,
-        "seats": seats,
-        "seed": seed,
-        "options": {},
-        "moves": [[seat, action] for seat, action in moves],
-        "outcome": outcome.as_dict(),
-        "events": ENGINE.events(state),
-        "views": views,
-    }
+GOLDEN = BotGames(
+    engine=ENGINE,
+    folder=Path(__file__).parent / "golden",
+    play_game=play_game,
+    bots=BOTS,
+    # name: (bot per seat, seed, options)
+    games={
+        "four_players_33_points": (["random", "heuristic", "random", "random"], 34, {}),
+        "two_players_deck_empty": (["random", "random"], 6, {}),
+        "three_players_tie": (["random", "random", "random"], 49, {}),
+        "six_players": (["random", "random", "heuristic", "random", "random", "random"], 7, {}),
+    },
+    events=ENGINE.events,
+    checkpoints=lambda moves: (0, moves // 2, moves),
+)
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize("name", sorted(GOLDEN.games))
 def test_golden_replay(name: str) -> None:
-    data = json.loads((GOLDEN / f"{name}.json").read_text())
-    moves = [(seat, action) for seat, action in data["moves"]]
-    state = replay(ENGINE, data["seats"], data["seed"], data["options"], moves)
-    outcome = ENGINE.outcome(state)
-    assert outcome is not None
-    assert json.loads(json.dumps(outcome.as_dict())) == data["outcome"]
-    assert ENGINE.events(state) == data["events"]
-    for checkpoint in data["views"]:
-        at = replay(ENGINE, data["seats"], data["seed"], data["options"], moves[: checkpoint["after"]])
-        assert ENGINE.view(at, checkpoint["seat"]) == checkpoint["view"]
+    GOLDEN.check_replay(name)
 
 
 def test_golden_games_are_still_what_the_bots_play() -> None:
-    """The bots are deterministic given the seed (a change here means regenerating on purpose)."""
-    for name, (bots, seed) in GAMES.items():
-        data = json.loads((GOLDEN / f"{name}.json").read_text())
-        _, moves = play_game([BOTS[bot] for bot in bots], seed)
-        assert [[seat, action] for seat, action in moves] == data["moves"], name
-
-
-def main() -> None:
-    GOLDEN.mkdir(exist_ok=True)
-    for name, (bots, seed) in GAMES.items():
-        path = GOLDEN / f"{name}.json"
-        path.write_text(json.dumps(record(bots, seed), indent=1) + "\n")
-        print(f"wrote {path}")
+    GOLDEN.check_still_played()
 
 
 if __name__ == "__main__":
-    main()
+    GOLDEN.regenerate()

@@ -11,10 +11,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.core import IllegalAction, replay
 from games.mister_spy import ENGINE, MisterSpyState
 from games.mister_spy.cards import DECK, KIND
 from games.mister_spy.engine import OVER, WINDOW, Lair, Spy
+from tests.games.protocol import apply_keeping_state, check_refusals, check_replay, check_views_hide, unlisted
 
 from .tables import all_cards
 
@@ -158,8 +158,7 @@ def illegal_candidates(state: MisterSpyState, seat: int, legal: list[dict[str, A
             out.append({**action, "card": "taunt-Z"})
         if "reveal" in action:
             out.append({**action, "reveal": [*action["reveal"], "lair-2"]})
-    allowed = {json.dumps(a, sort_keys=True) for a in legal}
-    return [a for a in out if json.dumps(a, sort_keys=True) not in allowed]
+    return unlisted(out, legal)
 
 
 def play_random(seats: int, seed: int, check: bool = True) -> tuple[MisterSpyState, list[tuple[int, Any]]]:
@@ -179,36 +178,17 @@ def play_random(seats: int, seed: int, check: bool = True) -> tuple[MisterSpySta
                 assert len(foilers) <= 1
                 assert all({"type": "let_pass"} in ENGINE.legal(state, s) for s in to_act)
             if step % 4 == 0:
-                for viewer in [None, *range(seats)]:
-                    view = json.dumps(ENGINE.view(state, viewer))
-                    assert json.dumps(ENGINE.view(scramble(state, viewer, rng), viewer)) == view
+                check_views_hide(ENGINE, state, [None, *range(seats)], scramble, rng)
         seat = sorted(to_act)[rng.randrange(len(to_act))]
         legal = ENGINE.legal(state, seat)
         assert legal, "a seat to act always has a legal action"
         if check and step % 3 == 0:
-            before = snapshot(state)
-            for bad in illegal_candidates(state, seat, legal):
-                try:
-                    ENGINE.apply(state, seat, bad)
-                except IllegalAction as exc:
-                    assert exc.reason
-                else:
-                    raise AssertionError(f"accepted {bad!r}, not in {legal!r}")
-            for outsider in set(range(seats)) - to_act:
-                try:
-                    ENGINE.apply(state, outsider, legal[0])
-                except IllegalAction:
-                    pass
-                else:
-                    raise AssertionError("a seat not in to_act acted")
-            assert snapshot(state) == before
+            bad = illegal_candidates(state, seat, legal)
+            check_refusals(ENGINE, state, seat, bad, seats=seats, snapshot=snapshot)
         action = legal[rng.randrange(len(legal))]
-        kept = snapshot(state) if check else ()
-        state_after = ENGINE.apply(state, seat, action)
-        if check:
-            assert snapshot(state) == kept, "apply changed the state it was given"
+        after = apply_keeping_state(ENGINE, state, seat, action, snapshot if check else None)
         moves.append((seat, json.loads(json.dumps(action))))
-        state = state_after
+        state = after
     raise AssertionError("the game did not end")
 
 
@@ -232,11 +212,7 @@ def test_random_legal_games_conserve_cards_end_leak_nothing_and_reject_illegal_a
 @given(seats=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_replay_from_the_move_log_is_exact(seats: int, seed: int) -> None:
     state, moves = play_random(seats, seed, check=False)
-    again = replay(ENGINE, seats, seed, {}, moves)
-    assert snapshot(again) == snapshot(state)
-    for viewer in [None, *range(seats)]:
-        assert ENGINE.view(again, viewer) == ENGINE.view(state, viewer)
-    assert ENGINE.outcome(again) == ENGINE.outcome(state)
+    check_replay(ENGINE, seats, seed, {}, moves, state, snapshot)
 
 
 @EXAMPLES

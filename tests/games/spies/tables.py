@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from games.core import Outcome
 from games.spies import ENGINE
 from games.spies.board import POWER_CODES
 from games.spies.engine import (
@@ -125,6 +126,18 @@ def table(
         sanctions=(),
         turn=Turn(),
     )
+
+
+def last_turn(**table_args: Any) -> SpiesState:
+    """Britain moving in 1939: the game's last turn (``table_args`` as for ``table()``)."""
+    return table(power="B", phase=MOVE, year=1939, **table_args)
+
+
+def final_outcome(state: SpiesState) -> Outcome:
+    """The outcome once the power moving in its 1939 turn ends it."""
+    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
+    assert outcome is not None
+    return outcome
 
 
 def seat(state: SpiesState) -> int:

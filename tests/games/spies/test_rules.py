@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.core import IllegalAction
+from games.core import IllegalAction, Outcome
 from games.spies import ENGINE
 from games.spies.engine import (
     ARRIVAL,
@@ -24,7 +24,19 @@ from games.spies.engine import (
     SURPLUS,
 )
 
-from .tables import act, finish_turn, legal_types, seat, secret, setup_game, spy, table, with_turn
+from .tables import (
+    act,
+    final_outcome,
+    finish_turn,
+    last_turn,
+    legal_types,
+    seat,
+    secret,
+    setup_game,
+    spy,
+    table,
+    with_turn,
+)
 
 DECLINE = {"type": "decline"}
 
@@ -42,7 +54,7 @@ def test_each_time_britain_ends_a_turn_the_year_advances() -> None:
 
 
 def test_the_game_ends_when_britain_ends_its_1939_turn() -> None:
-    state = table(power="B", phase=MOVE, year=1939)
+    state = last_turn()
     state = act(state, {"type": "end_turn"})
     assert state.phase == OVER and ENGINE.to_act(state) == frozenset()
     assert ENGINE.outcome(state) is not None
@@ -492,26 +504,18 @@ def test_your_original_secret_in_your_territory_is_controlled_by_placing_a_piece
     assert secret(state, "S1").controller == "F-spy-1" and state.money[3] == 20
 
 
-def test_your_original_secret_out_of_your_territory_needs_a_discovery() -> None:
-    state = table(
-        power="F",
-        phase=MOVE,
-        spies=[("F", 3, "madrid")],
-        secrets=[{"where": "madrid", "origin": "F"}],
-        hands={"F": ["discovery"]},
-    )
-    assert "guard" not in legal_types(state)
-    assert {"type": "discover", "spy": "F-spy-1", "secret": "S1"} in ENGINE.legal(state, 3)
-
-
-def test_your_original_secret_under_enemy_control_needs_a_discovery() -> None:
-    state = table(
-        power="F",
-        phase=MOVE,
-        spies=[("F", 3, "lyon"), ("G", 1, "lyon")],
-        secrets=[{"where": "lyon", "origin": "F", "controller": "G-spy-1"}],
-        hands={"F": ["discovery"]},
-    )
+@pytest.mark.parametrize(
+    ("spies", "original"),
+    [
+        ([("F", 3, "madrid")], {"where": "madrid", "origin": "F"}),
+        ([("F", 3, "lyon"), ("G", 1, "lyon")], {"where": "lyon", "origin": "F", "controller": "G-spy-1"}),
+    ],
+    ids=["out_of_your_territory", "under_enemy_control"],
+)
+def test_your_original_secret_out_of_your_territory_or_under_enemy_control_needs_a_discovery(
+    spies: list[tuple[str, int, str]], original: dict[str, str]
+) -> None:
+    state = table(power="F", phase=MOVE, spies=spies, secrets=[original], hands={"F": ["discovery"]})
     assert "guard" not in legal_types(state)
     assert {"type": "discover", "spy": "F-spy-1", "secret": "S1"} in ENGINE.legal(state, 3)
 
@@ -757,10 +761,7 @@ def test_papers_escape_and_cover_are_played_during_an_opponents_turn() -> None:
 
 
 def test_at_the_end_secrets_in_your_territory_not_held_by_an_enemy_spy_are_counted_under_1939() -> None:
-    state = table(
-        power="B",
-        phase=MOVE,
-        year=1939,
+    state = last_turn(
         spies=[("G", 1, "lyon"), ("F", 1, "marseille")],
         police=[("F", 1, "paris")],
         secrets=[
@@ -781,52 +782,35 @@ def test_at_the_end_secrets_in_your_territory_not_held_by_an_enemy_spy_are_count
 
 
 def test_victory_points_are_value_times_the_multiple_of_the_box() -> None:
-    state = table(power="B", phase=MOVE, year=1939)
     from dataclasses import replace
 
     from games.spies.engine import Piece
 
     state = replace(
-        state,
+        last_turn(),
         spies=(Piece("G-spy-1", 0, True, 3, 3, None, CAPTURED, captor=3, year=1933),),
         sanctions=((3, "I-spy-1", 1935),),
     )
-    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
-    assert outcome is not None
+    outcome = final_outcome(state)
     assert outcome.detail["powers"]["F"]["victory_points"] == 3 * 4 + 2 * 3
 
 
+def tied_on_points(money: dict[str, int]) -> Outcome:
+    """The outcome when France and Germany each count a secret worth 3 at home (6 points)."""
+    secrets = [{"where": "paris", "origin": "F", "value": 3}, {"where": "berlin", "origin": "G", "value": 3}]
+    return final_outcome(last_turn(secrets=secrets, money=money))
+
+
 def test_the_player_with_the_most_victory_points_wins_and_a_tie_goes_to_the_richest() -> None:
-    state = table(
-        power="B",
-        phase=MOVE,
-        year=1939,
-        secrets=[
-            {"where": "paris", "origin": "F", "value": 3},
-            {"where": "berlin", "origin": "G", "value": 3},
-        ],
-        money={"G": 10, "F": 12, "I": 0, "R": 0, "B": 0},
-    )
-    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
-    assert outcome is not None
+    outcome = tied_on_points({"G": 10, "F": 12, "I": 0, "R": 0, "B": 0})
     assert outcome.scores == (6.0, 0.0, 0.0, 6.0, 0.0)
     assert outcome.places[3] == 1 and outcome.places[0] == 2
     assert outcome.detail["winners"] == ["F"]
 
 
 def test_an_exact_tie_in_points_and_money_shares_the_place() -> None:
-    state = table(
-        power="B",
-        phase=MOVE,
-        year=1939,
-        secrets=[
-            {"where": "paris", "origin": "F", "value": 3},
-            {"where": "berlin", "origin": "G", "value": 3},
-        ],
-        money={"G": 10, "F": 10, "I": 0, "R": 0, "B": 0},
-    )
-    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
-    assert outcome is not None and outcome.places[0] == outcome.places[3] == 1
+    outcome = tied_on_points({"G": 10, "F": 10, "I": 0, "R": 0, "B": 0})
+    assert outcome.places[0] == outcome.places[3] == 1
 
 
 # ------------------------------------------------------------------ fewer than five players
@@ -860,18 +844,14 @@ def test_two_countries_of_one_player_cannot_exchange_chits_or_money() -> None:
 
 
 def test_victory_points_are_totalled_independently_for_each_country() -> None:
-    state = table(
-        power="B",
-        phase=MOVE,
-        year=1939,
+    state = last_turn(
         seats=4,
         secrets=[
             {"where": "berlin", "origin": "G", "value": 2},
             {"where": "rome", "origin": "I", "value": 5},
         ],
     )
-    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
-    assert outcome is not None
+    outcome = final_outcome(state)
     assert outcome.detail["powers"]["G"]["victory_points"] == 4
     assert outcome.detail["powers"]["I"]["victory_points"] == 10
     assert outcome.scores[0] == 10.0  # the seat is ranked by its better country (ruling 20)

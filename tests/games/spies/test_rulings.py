@@ -25,7 +25,7 @@ from games.spies.engine import (
     SURPLUS,
 )
 
-from .tables import act, legal_types, seat, secret, setup_game, spy, table
+from .tables import act, final_outcome, last_turn, legal_types, seat, secret, setup_game, spy, table
 
 DECLINE = {"type": "decline"}
 
@@ -406,10 +406,7 @@ def test_ruling_18_no_offer_while_a_spy_is_at_sea() -> None:
 
 
 def test_ruling_19_foreign_secrets_not_cashed_in_score_nothing() -> None:
-    state = table(
-        power="B",
-        phase=MOVE,
-        year=1939,
+    state = last_turn(
         spies=[("F", 1, "lyon")],
         secrets=[{"where": "lyon", "origin": None, "value": 5, "controller": "F-spy-1", "known": ["F"]}],
     )
@@ -419,10 +416,7 @@ def test_ruling_19_foreign_secrets_not_cashed_in_score_nothing() -> None:
 
 
 def test_ruling_20_a_seat_with_two_powers_is_ranked_by_its_better_power() -> None:
-    state = table(
-        power="B",
-        phase=MOVE,
-        year=1939,
+    state = last_turn(
         seats=3,
         secrets=[
             {"where": "rome", "origin": "I", "value": 1},
@@ -431,26 +425,21 @@ def test_ruling_20_a_seat_with_two_powers_is_ranked_by_its_better_power() -> Non
             {"where": "london", "origin": "B", "value": 1},
         ],
     )
-    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
-    assert outcome is not None
+    outcome = final_outcome(state)
     assert outcome.scores == (2.0, 4.0, 2.0)
     assert outcome.places == (2, 1, 2)
     assert outcome.detail["scored_power"] == ["I", "R", "F"]  # the richer of F and B (equal: first)
 
 
 def test_ruling_20_in_the_two_player_game_russia_belongs_to_no_seat_and_both_see_it() -> None:
-    state = table(
-        power="B",
-        phase=MOVE,
-        year=1939,
+    state = last_turn(
         seats=2,
         secrets=[{"where": "moscow", "origin": "R", "value": 5}],
         hands={"R": ["papers"]},
     )
     assert ENGINE.view(state, 0)["power_info"][2]["hand"] == ["papers"]
     assert ENGINE.view(state, 1)["power_info"][2]["hand"] == ["papers"]
-    outcome = ENGINE.outcome(act(state, {"type": "end_turn"}))
-    assert outcome is not None
+    outcome = final_outcome(state)
     assert outcome.scores == (0.0, 0.0)
     assert outcome.detail["powers"]["R"]["seat"] is None and outcome.detail["winners"] == ["R"]
 

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.core import IllegalAction, replay
+from games.core import IllegalAction
 from games.spy_vs_spy import ENGINE
 from games.spy_vs_spy.bots import BOTS
 from games.spy_vs_spy.cards import DECK
 from games.spy_vs_spy.engine import SpyVsSpyState
+from tests.games.protocol import check_replay
 
 from .helpers import deck_counts, play
 
@@ -108,10 +109,7 @@ def test_no_seat_sees_another_racing_hand_or_any_face_down_card(table: tuple[int
 def test_replay_is_exact(table: tuple[int, bool], seed: int) -> None:
     seats, half = table
     state, moves = _random_game(seats, half, seed, heuristic=True, max_races=20)
-    again = replay(ENGINE, seats, seed, {"half_decks": half}, moves)
-    assert again == state
-    for viewer in (*range(seats), None):
-        assert ENGINE.view(again, viewer) == ENGINE.view(state, viewer)
+    check_replay(ENGINE, seats, seed, {"half_decks": half}, moves, state, snapshot=lambda state: state)
 
 
 def _candidates(state: SpyVsSpyState) -> list[tuple[Any, Any]]:

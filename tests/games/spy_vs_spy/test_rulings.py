@@ -35,6 +35,17 @@ def _finish_all(state: SpyVsSpyState, order: tuple[int, ...], take: int = 0) -> 
     return state
 
 
+def _tied_at_minus_one(first: str, second: str) -> SpyVsSpyState:
+    """Race 2, a tie-break: seats 0 and 1 tied at -1 race ``first`` and ``second``; seat 2 sits out on 7."""
+    return rigged(
+        rigged_spy(first, points=0, debt=1),
+        rigged_spy(second, points=0, debt=1),
+        rigged_spy("2H 3H", points=7, racing=False),
+        standing=Standing(contenders=(0, 1), left_out=(((2, 7),),)),
+        race=2,
+    )
+
+
 def test_every_ruling_in_the_docstring_has_a_test() -> None:
     doc = package.__doc__ or ""
     rulings = doc.split("Rulings\n-------")[1].split("A fact rather than a ruling")[0]
@@ -65,15 +76,7 @@ def test_ruling_negative_scores_keep_a_debt() -> None:
     assert ENGINE.view(state, 1)["players"][0]["score"] == -1
     assert ENGINE.outcome(state) is not None and ENGINE.outcome(state).scores == (-1, 29)  # type: ignore[union-attr]
     # In a tie-break race the debt stays and cards added count against it.
-    standing = Standing(contenders=(0, 1), left_out=(((2, 7),),))
-    state = rigged(
-        rigged_spy(LOTS_LEFT, points=0, debt=1),
-        rigged_spy(LOTS_LEFT, points=0, debt=1),
-        rigged_spy("2H 3H", points=7, racing=False),
-        standing=standing,
-        race=2,
-    )
-    state = _finish_all(state, (0, 1))
+    state = _finish_all(_tied_at_minus_one(LOTS_LEFT, LOTS_LEFT), (0, 1))
     first, second = state.spies[0], state.spies[1]
     assert (len(first.points_pile), first.debt, first.score) == (4, 1, 3)  # 0 + 9 - 5 cards, -1 + 9 - 5
     assert (len(second.points_pile), second.debt, second.score) == (9, 1, 8)
@@ -211,14 +214,7 @@ def test_ruling_removed_cards_come_off_the_top_and_race_again() -> None:
 
 def test_ruling_tie_break_races_repeat_and_narrow() -> None:
     # Tied at -1: after the tie-break race neither is at 0 or below, so they race again.
-    standing = Standing(contenders=(0, 1), left_out=(((2, 7),),))
-    state = rigged(
-        rigged_spy(LOTS_LEFT, points=0, debt=1),
-        rigged_spy(LOTS_LEFT, points=0, debt=1),
-        rigged_spy("2H 3H", points=7, racing=False),
-        standing=standing,
-        race=2,
-    )
+    state = _tied_at_minus_one(LOTS_LEFT, LOTS_LEFT)
     assert ENGINE.to_act(state) == frozenset({0, 1})
     sitting_out = state.spies[2]
     state = _finish_all(state, (1, 0))
@@ -243,14 +239,7 @@ def test_ruling_tie_break_races_repeat_and_narrow() -> None:
 
 
 def test_ruling_places_keep_tied_seats_above_the_rest() -> None:
-    standing = Standing(contenders=(0, 1), left_out=(((2, 7),),))
-    state = rigged(
-        rigged_spy(LOTS_LEFT, points=0, debt=1),
-        rigged_spy(STUCK_AT_ONCE, points=0, debt=1),
-        rigged_spy("2H 3H", points=7, racing=False),
-        standing=standing,
-        race=2,
-    )
+    state = _tied_at_minus_one(LOTS_LEFT, STUCK_AT_ONCE)
     state = _finish_all(state, (1, 0))  # seat 1: -1 + 3 - 5 = -3 wins; seat 0: -1 + 9 = 8
     outcome = ENGINE.outcome(state)
     assert outcome is not None

@@ -11,11 +11,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.core import IllegalAction, replay
 from games.spycatcher import ENGINE, SpycatcherState
 from games.spycatcher.bots import BOTS
 from games.spycatcher.cards import DECK, SUITS, sort_cards
 from games.spycatcher.engine import DRAW, OVER, WINDOW
+from tests.games.protocol import apply_keeping_state, check_refusals, check_replay, check_views_hide, unlisted
 
 from .tables import all_cards, all_location_cards
 
@@ -114,8 +114,7 @@ def illegal_candidates(state: SpycatcherState, seat: int, legal: list[dict[str, 
             out.append({**action, "card": "press-99"})
         if "to" in action:
             out.append({**action, "to": True})
-    allowed = {json.dumps(a, sort_keys=True) for a in legal}
-    return [a for a in out if json.dumps(a, sort_keys=True) not in allowed]
+    return unlisted(out, legal)
 
 
 def choose(state: SpycatcherState, seat: int, rng: random.Random, smart: float) -> dict[str, Any]:
@@ -152,35 +151,15 @@ def play_random(
                 assert all({"type": "decline"} in ENGINE.legal(state, s) for s in to_act)
                 assert ENGINE.reaction_window(state)
             if step % 6 == 0:
-                for viewer in [None, *range(seats)]:
-                    view = json.dumps(ENGINE.view(state, viewer))
-                    assert json.dumps(ENGINE.view(scramble(state, viewer, rng), viewer)) == view
+                check_views_hide(ENGINE, state, [None, *range(seats)], scramble, rng)
         seat = sorted(to_act)[rng.randrange(len(to_act))]
         legal = ENGINE.legal(state, seat)
         assert legal, "a seat to act always has a legal action"
         if check and step % 4 == 0:
-            before = snapshot(state)
-            for bad in illegal_candidates(state, seat, legal):
-                try:
-                    ENGINE.apply(state, seat, bad)
-                except IllegalAction as exc:
-                    assert exc.reason
-                else:
-                    raise AssertionError(f"accepted {bad!r}, not in {legal!r}")
-            for outsider in set(range(seats)) - to_act:
-                assert ENGINE.legal(state, outsider) == []
-                try:
-                    ENGINE.apply(state, outsider, legal[0])
-                except IllegalAction:
-                    pass
-                else:
-                    raise AssertionError("a seat not in to_act acted")
-            assert snapshot(state) == before
+            bad = illegal_candidates(state, seat, legal)
+            check_refusals(ENGINE, state, seat, bad, seats=seats, snapshot=snapshot)
         action = choose(state, seat, rng, smart)
-        kept = snapshot(state) if check else ()
-        after = ENGINE.apply(state, seat, action)
-        if check:
-            assert snapshot(state) == kept, "apply changed the state it was given"
+        after = apply_keeping_state(ENGINE, state, seat, action, snapshot if check else None)
         moves.append((seat, json.loads(json.dumps(action))))
         state = after
     raise AssertionError("the game did not end")
@@ -207,11 +186,7 @@ def test_random_games_conserve_cards_end_leak_nothing_and_reject_illegal_actions
 @given(seats=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_replay_from_the_move_log_is_exact_dice_included(seats: int, seed: int) -> None:
     state, moves = play_random(seats, seed, check=False)
-    again = replay(ENGINE, seats, seed, {"turn_limit": LIMIT}, moves)
-    assert snapshot(again) == snapshot(state)
-    for viewer in [None, *range(seats)]:
-        assert ENGINE.view(again, viewer) == ENGINE.view(state, viewer)
-    assert ENGINE.outcome(again) == ENGINE.outcome(state)
+    check_replay(ENGINE, seats, seed, {"turn_limit": LIMIT}, moves, state, snapshot)
 
 
 @settings(max_examples=15, deadline=None, derandomize=True)
