@@ -12,13 +12,14 @@ import logging
 import random
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from games import IllegalAction, InvalidOptions, game_info, get_bots, get_engine
@@ -32,6 +33,7 @@ from .state import match_state, remember_state
 log = logging.getLogger(__name__)
 
 MAX_BOT_MOVES_PER_RUN = 2000
+BUSY_RETRIES = 5  # tries of a bot move the database was too busy to take
 MAX_TIMEOUT_MOVES = 100  # moves one look at an overdue match may make for the seats out of time
 
 
@@ -406,26 +408,38 @@ def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
         return 0
     made = 0
     paced = False
+    busy = 0
     while made < limit:
-        with transaction.atomic():
-            match = _lock(match_id)
-            if match.status != Match.Status.PLAYING:
-                break
-            bots = {s.number: s.bot for s in match.seat_set.all() if s.bot}
-            engine = get_engine(match.game)
-            state = match_state(match)
-            acting = sorted(seat for seat in engine.to_act(state) if seat in bots)
-            if realtime.is_real_time(engine):
-                paced = True
-                acting = realtime.bots_pace(match=match, state=state, seats=acting).due
-            if not acting:
-                break
-            seat = acting[0]
-            bot = get_bots(match.game)[bots[seat]]
-            rng: random.Random = chance(match.seed, "bot", match.version, seat)
-            action = bot.choose(engine.view(state, seat), engine.legal(state, seat), rng)
-            _apply(match, seat, action)
-            transaction.on_commit(partial(live.publish, match.pk, match.version))
+        try:
+            with transaction.atomic():
+                match = _lock(match_id)
+                if match.status != Match.Status.PLAYING:
+                    break
+                bots = {s.number: s.bot for s in match.seat_set.all() if s.bot}
+                engine = get_engine(match.game)
+                state = match_state(match)
+                acting = sorted(seat for seat in engine.to_act(state) if seat in bots)
+                if realtime.is_real_time(engine):
+                    paced = True
+                    acting = realtime.bots_pace(match=match, state=state, seats=acting).due
+                if not acting:
+                    break
+                seat = acting[0]
+                bot = get_bots(match.game)[bots[seat]]
+                rng: random.Random = chance(match.seed, "bot", match.version, seat)
+                action = bot.choose(engine.view(state, seat), engine.legal(state, seat), rng)
+                _apply(match, seat, action)
+                transaction.on_commit(partial(live.publish, match.pk, match.version))
+        except OperationalError:
+            # The database was busy (SQLite lets one writer at a time, and its shared-cache test
+            # database refuses rather than waits): nothing was applied, so try that move again.
+            # Bots that stopped here would leave a game where only bots can act stuck for good.
+            busy += 1
+            if busy > BUSY_RETRIES:
+                raise
+            time.sleep(0.05 * busy)
+            continue
+        busy = 0
         made += 1
     if paced:
         realtime.bots_follow_up(match_id=match_id)

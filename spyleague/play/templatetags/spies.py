@@ -280,7 +280,7 @@ def _action_item(action: dict[str, Any], table: _Table) -> tuple[str, dict[str, 
     if kind == "move":
         spy, to = action["spy"], action["to"]
         route = _route(table.where(spy), to)
-        item["short"] = f"{node_name(to)}"
+        item["short"] = f"At sea: {BOARD.sea_zones[to].name}" if to in BOARD.sea_zones else node_name(to)
         item["route"] = route
         item["label"] = f"{piece_name(spy)} → {node_name(to)}" + (f" ({route})" if route else "")
         return "move", item
@@ -898,7 +898,10 @@ STEP_HELP: Final = {
     "chits": "Tiles and cash-ins award chits; nobody keeps more than 7.",
     "police": "Re-arrange your police in your home cities, 2 at most a city.",
     "search": "Your police may search each enemy spy in their city once.",
-    "move": "Each spy moves up to 5 spaces by rail, air or sea, one spy after another.",
+    "move": (
+        "Each spy moves up to 5 spaces by rail, air or sea, one spy after another. Secrets, cash-ins "
+        "and chits (Discovery, Sanction, Recruit, Escape) happen while the spies move."
+    ),
     "secrets": "Discover secrets (Discovery chit), guard your own, hand them on.",
     "cash": "A spy carrying a foreign secret into your capital cashes it in: 20£ and a chit.",
     "played": "Discovery, Sanction, Recruit and Escape are played during your moves.",
@@ -1261,9 +1264,11 @@ def spies_board(p: Any) -> dict[str, Any]:
     view: dict[str, Any] = p.view or {}
     legal: list[dict[str, Any]] = list(p.legal or [])
     step = view.get("step") or {}
+    guide = _guide(view, legal, p.my_turn)
     return {
         "headline": _headline(view, p),
-        "guide": _guide(view, legal, p.my_turn),
+        "guide": guide,
+        "step_help": next((s["help"] for s in guide if s["state"] == "now"), ""),
         "setup": str(view.get("phase", "")).startswith("setup_"),
         "powers": _power_rows(view, p),
         "record": _record(view),
