@@ -405,3 +405,27 @@ def test_a_reaction_window_inside_a_timed_turn_gives_the_turn_its_own_deadline_b
     assert state.window is None and state.power == mover
     assert match.deadline is not None
     assert abs((match.deadline - (deadline - timedelta(seconds=90))).total_seconds()) < 2
+
+
+def test_the_lobby_offers_the_turn_limit_and_a_match_created_with_it_starts_its_clock(
+    client: Any, make_user: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    ann = make_user(username="ann")
+    client.force_login(ann)
+    lobby = client.get(reverse("play:lobby")).content.decode()
+    assert 'name="opt-spies-turn_minutes"' in lobby and 'name="opt-spies-offers_per_turn"' in lobby
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(
+            reverse("play:new"),
+            {
+                "game": "spies",
+                "seats": 5,
+                "fill_with_bots": "on",
+                "bot": "heuristic",
+                "opt-spies-turn_minutes": 3,
+            },
+        )
+    match = Match.objects.get(game="spies")
+    assert match.options == {"turn_minutes": 3} and match.status == Match.Status.PLAYING
+    assert match.deadline is not None
+    assert timezone.now() + timedelta(minutes=2) < match.deadline <= timezone.now() + timedelta(minutes=3)
