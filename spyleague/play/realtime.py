@@ -45,11 +45,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from games import get_engine
 
-from .models import Match, Move
+from .models import Match, MatchSeat, Move
 from .state import match_state
 
 log = logging.getLogger(__name__)
@@ -265,6 +266,34 @@ def progress_channel(match_id: int) -> str:
     return f"spyleague:race:{match_id}"
 
 
+def race_seats(match: Match) -> list[MatchSeat]:
+    """The match's seats with their players, in order, for everything a move's answer shows.
+
+    One query: the move's lock brought the seats along (``services._lock``), so then only their
+    players are read. They stay on the match, so ``services.seat_of`` needs no query of its own.
+    """
+    players = MatchSeat.objects.select_related("player")
+    prefetch_related_objects([match], Prefetch("seat_set", queryset=players))  # unless already there
+    seats = list(match.seat_set.all())
+    prefetch_related_objects(seats, "player")  # unless already there
+    return seats
+
+
+def progress_html(*, match: Match, seats: list[MatchSeat] | None = None) -> str:
+    """The racers' progress as a spectator sees it (all public): the same for every page."""
+    from django.template.loader import render_to_string
+
+    from .selectors import match_picture
+
+    picture = match_picture(match=match, seat=None, seats=seats)
+    return render_to_string(f"{picture.board_template}#rivals", {"p": picture, "match": match})
+
+
+def progress_message(version: int, html: str) -> str:
+    """What a race stream's ``progress`` event carries: ``{"v": version, "html": ...}``."""
+    return json.dumps({"v": version, "html": html})
+
+
 def progress_publish(*, match_id: int, version: int, html: str) -> None:
     """Send every race page of the match the racers' progress as of ``version`` (with Redis).
 
@@ -275,7 +304,7 @@ def progress_publish(*, match_id: int, version: int, html: str) -> None:
     if not settings.REDIS_URL:
         return
     try:
-        _redis().publish(progress_channel(match_id), json.dumps({"v": version, "html": html}))
+        _redis().publish(progress_channel(match_id), progress_message(version, html))
     except Exception:
         log.warning("Could not publish the progress of match %s", match_id, exc_info=True)
 
@@ -283,27 +312,28 @@ def progress_publish(*, match_id: int, version: int, html: str) -> None:
 # --- a racer's move from the race page ----------------------------------------------------
 
 
-@transaction.atomic
 def race_move_submit(*, match_id: int, user: Any, action: Any, card: str | None = None) -> Match:
-    """A racer's move from the race page (a key or a tap).
+    """A racer's move from the race page (a key or a tap). Returns the match as the move left it.
 
     ``card`` is the flipped card the page showed. Racers act at once, so the match's version
     moves on all the time and is not checked; instead a placement is refused when that card
     is no longer the one showing (a second press sent before the page caught up), so a card
-    is never put where its owner did not see it go.
+    is never put where its owner did not see it go. The check runs under the move's own lock.
     """
-    from .services import MoveRejected, match_move_submit, seat_of
+    from .services import MoveRejected, match_move_submit
 
-    if card and isinstance(action, dict) and action.get("type") == "place":
-        match = Match.objects.select_for_update().get(pk=match_id)
-        seat = seat_of(match=match, user=user)
-        if seat is not None and match.status == Match.Status.PLAYING:
-            view = get_engine(match.game).view(match_state(match), seat)
-            showing = view["players"][seat]["card"]
-            if showing is not None and showing != card:
-                raise MoveRejected(
-                    f"The {card} is already down; the card showing now is the {showing}. "
-                    "Nothing was changed.",
-                    status=409,
-                )
-    return match_move_submit(match_id=match_id, user=user, action=action)
+    def still_showing(match: Match, seat: int) -> None:
+        view = get_engine(match.game).view(match_state(match), seat)
+        showing = view["players"][seat]["card"]
+        if showing is not None and showing != card:
+            raise MoveRejected(
+                f"The {card} is already down; the card showing now is the {showing}. Nothing was changed.",
+                status=409,
+            )
+
+    if getattr(user, "is_authenticated", False):
+        getattr(user, "player", None)  # who is moving is read now: the lock is held for the move alone
+    placing = bool(card) and isinstance(action, dict) and action.get("type") == "place"
+    return match_move_submit(
+        match_id=match_id, user=user, action=action, check=still_showing if placing else None
+    )

@@ -112,9 +112,14 @@ def action_label(action: dict[str, Any]) -> str:
     return f"{action['type'].replace('_', ' ').capitalize()}{': ' + rest if rest else ''}"
 
 
-def match_picture(*, match: Match, seat: int | None, upto: int | None = None) -> MatchPicture:
+def match_picture(
+    *, match: Match, seat: int | None, upto: int | None = None, seats: list[MatchSeat] | None = None
+) -> MatchPicture:
+    """What ``seat`` (None: a spectator) sees; ``seats``: the match's seats with their players, in
+    order, when the caller has already read them."""
     engine = get_engine(match.game)
-    seats = list(match.seat_set.select_related("player").order_by("number"))
+    if seats is None:
+        seats = list(match.seat_set.select_related("player").order_by("number"))
     if match.status == Match.Status.OPEN:
         return MatchPicture(
             match, seat, {}, [], [], seats, game_info(match.game).title, None, sorted(get_bots(match.game))

@@ -14,6 +14,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -154,7 +155,8 @@ def match_for_table(*, user: Any, table: Any) -> Match:
 
 
 def _lock(match_id: int) -> Match:
-    return Match.objects.select_for_update().get(pk=match_id)
+    # The seats come along (one query): seat_of, the bots and _after_change read them from here.
+    return Match.objects.select_for_update().prefetch_related("seat_set").get(pk=match_id)
 
 
 @transaction.atomic
@@ -232,8 +234,8 @@ def _touch(match: Match) -> None:
 def _after_change(match: Match) -> None:
     match_id, version = match.pk, match.version
     transaction.on_commit(lambda: live.publish(match_id, version))
-    if match.status == Match.Status.PLAYING:
-        from .tasks import run_bots
+    if match.status == Match.Status.PLAYING and any(s.bot for s in match.seat_set.all()):
+        from .tasks import run_bots  # only a match with bots has any to run
 
         transaction.on_commit(lambda: run_bots.delay(match_id))
 
@@ -366,9 +368,18 @@ def _clock_start(match: Match) -> None:
 
 @transaction.atomic
 def match_move_submit(
-    *, match_id: int, user: Any, action: Any, version: int | None = None, seat: int | None = None
+    *,
+    match_id: int,
+    user: Any,
+    action: Any,
+    version: int | None = None,
+    seat: int | None = None,
+    check: Callable[[Match, int], None] | None = None,
 ) -> Match:
-    """A person's action. ``version`` is the match version the person saw; a stale one is refused."""
+    """A person's action. ``version`` is the match version the person saw; a stale one is refused.
+
+    ``check(match, seat)``, if given, may refuse the action too (raising ``MoveRejected``) once the
+    match is locked and the seat known: the race page's check of the card it showed."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise MoveRejected(
             'An action is a JSON object with a "type", for example {"type": "play", "card": "red-1"}.'
@@ -387,6 +398,8 @@ def match_move_submit(
         raise MoveRejected(
             "The game has moved on since you looked: here is the current position.", status=409
         )
+    if check is not None:
+        check(match, mine)
     _apply(match, mine, action)
     _after_change(match)
     return match

@@ -322,22 +322,20 @@ def match_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 # --- real-time races (Spy vs Spy): a racer's keys and taps, and the ticks that pace the bots ----
 
 
-def _race_progress_publish(match_id: int) -> None:
-    """After a move: the racers' progress, rendered once as a spectator sees it, to every race page."""
-    from django.template.loader import render_to_string
+def _race_progress_publish(match: Match, seats: list[Any] | None = None) -> None:
+    """After a move: the racers' progress, rendered once as a spectator sees it, to every race page.
 
+    Without Redis the streams of each web process render it themselves (``feeds``).
+    """
     from . import realtime
 
-    if not settings.REDIS_URL:
-        return  # without Redis each page fetches it (race_progress)
-    match = Match.objects.get(pk=match_id)
-    picture = match_picture(match=match, seat=None)
-    html = render_to_string(f"{picture.board_template}#rivals", {"p": picture, "match": match})
-    realtime.progress_publish(match_id=match_id, version=match.version, html=html)
+    if settings.REDIS_URL:
+        html = realtime.progress_html(match=match, seats=seats)
+        realtime.progress_publish(match_id=match.pk, version=match.version, html=html)
 
 
 def _race_board(request: HttpRequest, match_id: int, error: str = "", status: int = 200) -> HttpResponse:
-    match = Match.objects.get(pk=match_id)
+    match = get_object_or_404(Match, pk=match_id)
     context = {"p": _picture(request, match), "match": match, "error": error}
     return render(request, "play/match.html#board", context, status=status)
 
@@ -346,23 +344,28 @@ def _race_board(request: HttpRequest, match_id: int, error: str = "", status: in
 def race_act(request: HttpRequest, pk: int) -> HttpResponse:
     """A racer's move from the race page; the answer is the board, at once, refused or not.
 
-    ``card`` is the flipped card the page showed (see ``realtime.race_move_submit``).
+    ``card`` is the flipped card the page showed (see ``realtime.race_move_submit``). The mover's
+    board and everyone's progress are drawn from the match as the move left it, its seats read
+    once and the state the move computed: nothing is read twice on the way back.
     """
     from . import realtime
 
-    get_object_or_404(Match, pk=pk)
     try:
         action = json.loads(request.POST.get("action", ""))
     except json.JSONDecodeError:
         return _race_board(request, pk, "That action could not be read; nothing was changed.", status=400)
     try:
-        realtime.race_move_submit(
+        match = realtime.race_move_submit(
             match_id=pk, user=request.user, action=action, card=request.POST.get("card") or None
         )
+    except Match.DoesNotExist:
+        raise Http404("No such match.") from None
     except services.MoveRejected as exc:
         return _race_board(request, pk, exc.reason, status=exc.status)
-    _race_progress_publish(pk)
-    return _race_board(request, pk)
+    seats = realtime.race_seats(match)
+    _race_progress_publish(match, seats)
+    picture = match_picture(match=match, seat=services.seat_of(match=match, user=request.user), seats=seats)
+    return render(request, "play/match.html#board", {"p": picture, "match": match})
 
 
 @require_POST
@@ -375,7 +378,7 @@ def race_tick(request: HttpRequest, pk: int) -> HttpResponse:
 
     get_object_or_404(Match, pk=pk)
     if realtime.race_tick(match_id=pk):
-        _race_progress_publish(pk)
+        _race_progress_publish(Match.objects.get(pk=pk))
     if request.POST.get("v") == _version_key(pk):
         return HttpResponse(status=204)
     return _race_board(request, pk)
@@ -385,11 +388,10 @@ RACE_POLL_SECONDS = 0.25  # without Redis, how often a race's event stream looks
 
 
 def _race_version(match_id: int) -> int | None:
-    """The match's version.
+    """The match's version, for a race stream as it opens and for the WSGI stream's looks.
 
-    With Redis a race stream looks only now and then (a safety net), so a server database's
-    connection is closed at once and a waiting stream holds none. Without Redis it polls, and
-    keeps its connection rather than open one a quarter of a second (SQLite's costs nothing).
+    On a server database the connection goes back at once (to the pool, or closed) unless
+    the stream polls it without Redis: an open race page holds no connection while it waits.
     """
     from django.db import connection
 
@@ -419,67 +421,43 @@ def _race_sync_stream(match_id: int, seen: int | None) -> Iterator[str]:
 
 
 async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[str]:
+    """Under ASGI: the race's updates from this process's feed of the match (``feeds``).
+
+    An ``update`` names each newer version at once; a ``progress`` follows with the racers'
+    progress itself when it is at hand (pushed by the mover's process, or rendered once here
+    without Redis) and not older than the newest version announced.
+    """
+    from .feeds import feeds
+
     yield "retry: 1000\n\n"
-    # With Redis any free thread will do (the connection is closed after each look); without, the
-    # request's own thread, which keeps its connection between looks.
-    version_of = sync_to_async(_race_version, thread_sensitive=not settings.REDIS_URL)
     end = time.monotonic() + STREAM_SECONDS
-    pubsub = None
-    from .realtime import progress_channel
-
-    progress = progress_channel(match_id)
-    if settings.REDIS_URL:
-        import redis.asyncio as aioredis
-
-        client = aioredis.Redis.from_url(settings.REDIS_URL)
-        pubsub = client.pubsub()
-        await pubsub.subscribe(channel(match_id), progress)
-    try:
-        version = await version_of(match_id)
-        while version is not None and time.monotonic() < end:
-            if version != seen:
-                seen = version
-                yield _sse("update", str(version))
-            if pubsub is None:
-                await asyncio.sleep(RACE_POLL_SECONDS)
-                version = await version_of(match_id)
-                continue
-            # A published move carries its version: no database query on the way to the racers.
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=15.0)
-            if message is None:
-                yield ": still here\n\n"
-                version = await version_of(match_id)  # a lost notice is caught up here
-                continue
-            if message.get("channel") in (progress, progress.encode()):
-                # The racers' progress itself, rendered once for everyone: passed on as it is.
-                data = message["data"].decode() if isinstance(message["data"], bytes) else message["data"]
-                try:
-                    published = int(json.loads(data)["v"])
-                except (TypeError, ValueError, KeyError):
-                    continue
-                if published >= (seen or 0):
-                    seen = version = published
-                    yield _sse("progress", data)
+    sent = 0  # the version of the last progress sent
+    async with feeds().watch(match_id) as (feed, news):
+        while not feed.gone and time.monotonic() < end:
+            news.clear()
+            if feed.version is not None and feed.version != seen:
+                seen = feed.version
+                yield _sse("update", str(seen))
+            if feed.progress is not None and feed.progress[0] > sent and feed.progress[0] >= (seen or 0):
+                sent = feed.progress[0]
+                yield _sse("progress", feed.progress[1])
+            if news.is_set():
                 continue
             try:
-                published = int(message["data"])
-            except (TypeError, ValueError):
-                version = await version_of(match_id)
-            else:
-                version = max(published, seen or 0)
-    finally:
-        if pubsub is not None:
-            await pubsub.unsubscribe()
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await asyncio.wait_for(news.wait(), timeout=min(15.0, max(0.0, end - time.monotonic())))
+            except TimeoutError:
+                yield ": still here\n\n"
 
 
 def race_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    """A race page's live updates: ``update`` events carrying the match version, and with Redis
+    """A race page's live updates: ``update`` events carrying the match version, and under ASGI
     ``progress`` events carrying the racers' progress itself (``{"v": version, "html": ...}``).
 
     Lighter than ``match_events`` for a race, where versions change several times a second:
-    with Redis an event comes straight from the published move, and a waiting stream holds
-    no database connection (so many racers can watch without exhausting the server's).
+    the streams of a web process share one feed per match (``feeds``: one Redis subscription or
+    one look at the database for all of them), and a waiting stream holds no database
+    connection (so many racers can watch without exhausting the server's). Under WSGI
+    (``runserver``) each stream looks at the version itself and the page fetches the progress.
     """
     if _race_version(pk) is None:  # and the connection is closed again: a stream holds none
         raise Http404("No such match.")
@@ -502,8 +480,12 @@ def race_progress(request: HttpRequest, pk: int) -> HttpResponse:
     Much lighter than the whole board, which a racer's page only needs again when the phase
     or the race changes. 204 while the page's ``v`` is still current.
     """
+    from .realtime import race_seats
+
     match = get_object_or_404(Match, pk=pk)
     if request.GET.get("v") == f"{match.version}-{match.status}-{match.updated.timestamp():.3f}":
         return HttpResponse(status=204)
-    picture = _picture(request, match)
+    seats = race_seats(match)
+    seat = services.seat_of(match=match, user=request.user)
+    picture = match_picture(match=match, seat=seat, seats=seats)
     return render(request, f"{picture.board_template}#rivals", {"p": picture, "match": match})

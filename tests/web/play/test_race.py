@@ -236,6 +236,50 @@ def test_a_stranger_cannot_race_and_bad_input_changes_nothing(client: Any, make_
     assert match.version == 0
 
 
+def test_a_move_reads_each_row_once_and_a_race_of_people_runs_no_bots(
+    client: Any,
+    make_user: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    django_assert_max_num_queries: Any,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from spyleague.play import tasks
+
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.run_bots, "delay", queued.append)
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = two_person_race(ann, bob, 3)
+    client.force_login(ann)
+    state = match_state(match)
+    action = ENGINE.legal(state, 0)[0]
+    # The session, the user and their player; the locked match with its seats; the move and the
+    # new version (and the savepoint around them); the seats' players for the answer. Nothing twice.
+    with django_capture_on_commit_callbacks(execute=True), django_assert_max_num_queries(10):
+        response = act(client, match, f'{{"type":"place","pile":{action["pile"]}}}', state.spies[0].card)
+    assert response.status_code == 200 and 'id="race"' in response.content.decode()
+    assert 'data-key="1-playing-' in response.content.decode()
+    assert queued == []  # nobody to run: no task per move
+    # A racer's answer still shows the bots' progress, and a match with bots has them run.
+    bots = services.match_create(
+        user=ann,
+        game="spy-vs-spy",
+        seats=2,
+        seed=3,
+        bots={1: "heuristic"},
+        options={"bot_cards_per_minute": 6},
+    )
+    services.match_start(user=ann, match_id=bots.pk)
+    queued.clear()
+    state = match_state(Match.objects.get(pk=bots.pk))
+    action = ENGINE.legal(state, 0)[0]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = act(client, bots, f'{{"type":"place","pile":{action["pile"]}}}', state.spies[0].card)
+    assert response.status_code == 200 and "Heuristic bot 2" in response.content.decode()
+    assert queued == [bots.pk]
+    # A move on a match that does not exist is a plain 404.
+    assert client.post(reverse("play:race-act", args=[9999]), {"action": "{}"}).status_code == 404
+
+
 # --- what a seat sees ---------------------------------------------------------------------
 
 

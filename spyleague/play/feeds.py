@@ -1,0 +1,318 @@
+"""The race pages' live updates: one feed per watched match in each web process.
+
+Every open race page holds an event stream (``views.race_events``). Giving each stream a Redis
+connection of its own, or a look at the database four times a second, costs per page what one
+look per process does for all of them. So each web process (each event loop) keeps one feed per
+match that any of its streams watch, and the streams only wait on their feed:
+
+- with Redis, one pub/sub connection for the whole process, subscribed to the channels of the
+  watched matches: each move's version (``live.publish``) and the racers' progress the mover's
+  process rendered once for everyone (``realtime.progress_publish``);
+- without Redis, one look at the versions of all watched matches every ``POLL_SECONDS``; on a
+  change the process renders the racers' progress itself, once for all its pages of the match.
+
+Either way a slower look at the database (every ``SAFETY_SECONDS`` with Redis) catches a notice
+that was lost, and a feed keeps only the newest version and progress: a stream that fell behind
+skips to the newest. Nothing here decides anything about the game: it only passes on versions,
+and the progress as a spectator sees it (all public).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import weakref
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+from .live import channel
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.25  # without Redis: how often a process looks at the versions of its watched matches
+SAFETY_SECONDS = 5.0  # with Redis: how often it looks anyway, for a lost notice
+
+
+@dataclass
+class Feed:
+    """What the streams of one match in this process need: its newest version and progress."""
+
+    match_id: int
+    version: int | None = None  # None until the first look at the database
+    progress: tuple[int, str] | None = None  # (version, the JSON {"v": ..., "html": ...})
+    gone: bool = False  # the match no longer exists
+    ready: asyncio.Event = field(default_factory=asyncio.Event)  # subscribed and looked up
+    watchers: set[asyncio.Event] = field(default_factory=set)
+
+    def moved_to(self, version: int) -> bool:
+        if self.version is not None and version <= self.version:
+            return False
+        self.version = version
+        self.wake()
+        return True
+
+    def progressed(self, version: int, data: str) -> None:
+        if self.progress is not None and version <= self.progress[0]:
+            return
+        self.progress = (version, data)
+        if self.version is None or version > self.version:
+            self.version = version
+        self.wake()
+
+    def wake(self) -> None:
+        for event in self.watchers:
+            event.set()
+
+
+class Feeds:
+    """The feeds of one event loop: in a web process, of all its race streams."""
+
+    def __init__(self) -> None:
+        self.feeds: dict[int, Feed] = {}
+        self.redis = bool(settings.REDIS_URL)
+        self.pubsub: Any = None
+        self.client: Any = None
+        self.lock = asyncio.Lock()  # subscribing and unsubscribing, in order
+        self.tasks: list[asyncio.Task[None]] = []
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="race-feeds")
+
+    # --- for the streams ---------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def watch(self, match_id: int) -> AsyncIterator[tuple[Feed, asyncio.Event]]:
+        """Watch a match: its feed, and an event set whenever the feed has news."""
+        feed = self.feeds.get(match_id)
+        new = feed is None
+        if feed is None:
+            feed = self.feeds[match_id] = Feed(match_id)
+        event = asyncio.Event()
+        feed.watchers.add(event)
+        try:
+            if new:
+                await self._start(feed)
+            else:
+                await feed.ready.wait()
+            yield feed, event
+        finally:
+            feed.watchers.discard(event)
+            if not feed.watchers and self.feeds.get(match_id) is feed:
+                del self.feeds[match_id]
+                if self.redis:
+                    asyncio.get_running_loop().create_task(self._unsubscribe(match_id))
+                if not self.feeds:
+                    self._stop()
+
+    # --- keeping the feeds fed ---------------------------------------------------------------
+
+    async def _start(self, feed: Feed) -> None:
+        """A newly watched match: subscribe to it, look up its version, keep the feeds fed."""
+        try:
+            if self.redis:
+                try:
+                    await self._subscribe(feed.match_id)
+                except Exception:  # the listener connects again; the database looks carry on
+                    log.warning("Could not subscribe to match %s", feed.match_id, exc_info=True)
+            # After subscribing: a move made meanwhile is either in this look or in a notice.
+            found = await self.run(versions_of, [feed.match_id])
+            if feed.match_id in found:
+                feed.moved_to(found[feed.match_id])
+            else:
+                feed.gone = True
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the database is away for a moment: the next look finds the version
+            log.warning("Could not look up match %s", feed.match_id, exc_info=True)
+        finally:
+            feed.ready.set()
+        if not self.tasks:
+            loop = asyncio.get_running_loop()
+            self.tasks.append(loop.create_task(self._look()))
+            if self.redis:
+                self.tasks.append(loop.create_task(self._listen()))
+
+    def _stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        self.tasks = []
+        pubsub, self.pubsub, client, self.client = self.pubsub, None, self.client, None
+        if pubsub is not None:
+            asyncio.get_running_loop().create_task(_close(pubsub, client))
+
+    async def run[R](self, fn: Callable[..., R], *args: Any) -> R:
+        """Database work in this process's feed thread (one connection, given back after each use)."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, _in_thread, fn, *args)
+
+    async def _subscribe(self, match_id: int) -> None:
+        from .realtime import progress_channel
+
+        async with self.lock:
+            if self.pubsub is None:
+                import redis.asyncio as aioredis
+
+                self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+                self.pubsub = self.client.pubsub()
+            await self.pubsub.subscribe(channel(match_id), progress_channel(match_id))
+
+    async def _unsubscribe(self, match_id: int) -> None:
+        from .realtime import progress_channel
+
+        async with self.lock:
+            if match_id in self.feeds or self.pubsub is None:
+                return  # watched again meanwhile, or all closed
+            try:
+                await self.pubsub.unsubscribe(channel(match_id), progress_channel(match_id))
+            except Exception:  # the listener reconnects and subscribes to what is watched
+                log.warning("Could not unsubscribe from match %s", match_id, exc_info=True)
+
+    async def _listen(self) -> None:
+        """With Redis: pass each message on to its match's feed."""
+        while True:
+            pubsub = self.pubsub
+            try:
+                if pubsub is None:
+                    raise ConnectionError("no pub/sub connection")
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("Lost the live updates' Redis connection; connecting again", exc_info=True)
+                await asyncio.sleep(1.0)
+                await self._reconnect(pubsub)
+                continue
+            if message is not None:
+                self._dispatch(message)
+
+    async def _reconnect(self, broken: Any) -> None:
+        from .realtime import progress_channel
+
+        async with self.lock:
+            if self.pubsub is not broken:
+                return
+            if broken is not None:
+                await _close(broken, self.client)
+            import redis.asyncio as aioredis
+
+            self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+            self.pubsub = self.client.pubsub()
+            names = [name for m in self.feeds for name in (channel(m), progress_channel(m))]
+            try:
+                if names:
+                    await self.pubsub.subscribe(*names)
+            except Exception:
+                log.warning("Redis is still away; the database looks carry on", exc_info=True)
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        name = message.get("channel")
+        name = name.decode() if isinstance(name, bytes) else str(name)
+        data = message.get("data")
+        data = data.decode() if isinstance(data, bytes) else str(data)
+        kind, _, number = name.rpartition(":")
+        feed = self.feeds.get(int(number)) if number.isdigit() else None
+        if feed is None:
+            return
+        if kind.endswith(":race"):  # the racers' progress: {"v": version, "html": ...}
+            try:
+                version = int(json.loads(data)["v"])
+            except (TypeError, ValueError, KeyError):
+                return
+            feed.progressed(version, data)
+        else:
+            try:
+                feed.moved_to(int(data))
+            except ValueError:
+                return
+
+    async def _look(self) -> None:
+        """Look at the versions of the watched matches: often without Redis, now and then with it."""
+        every = SAFETY_SECONDS if self.redis else POLL_SECONDS
+        while True:
+            await asyncio.sleep(every)
+            watched = list(self.feeds)
+            if not watched:
+                continue
+            try:
+                found = await self.run(versions_of, watched)
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the database is away for a moment: look again next time
+                log.warning("Could not look at the matches' versions", exc_info=True)
+                continue
+            moved = []
+            for match_id in watched:
+                feed = self.feeds.get(match_id)
+                if feed is None:
+                    continue
+                if match_id not in found:
+                    feed.gone = True
+                    feed.wake()
+                elif feed.moved_to(found[match_id]) and not self.redis:
+                    moved.append(feed)
+            for feed in moved:  # without Redis nobody pushed the progress: render it once here
+                try:
+                    rendered = await self.run(progress_of, feed.match_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception:  # the pages fetch it themselves
+                    log.warning("Could not render the progress of match %s", feed.match_id, exc_info=True)
+                    continue
+                if rendered is not None:
+                    feed.progressed(*rendered)
+
+
+# --- database work, in the feed thread -------------------------------------------------------
+
+
+def _in_thread[R](fn: Callable[..., R], *args: Any) -> R:
+    from django.db import connection
+
+    try:
+        return fn(*args)
+    finally:
+        if connection.vendor != "sqlite":
+            # Back to the pool: a feed holds no server connection while it waits (persistent
+            # connections, without the pool, are kept as long as DATABASE_CONN_MAX_AGE says).
+            connection.close_if_unusable_or_obsolete()
+
+
+def versions_of(match_ids: list[int]) -> dict[int, int]:
+    from .models import Match
+
+    return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
+
+
+def progress_of(match_id: int) -> tuple[int, str] | None:
+    """The racers' progress as published: (version, the JSON a ``progress`` event carries)."""
+    from .models import Match
+    from .realtime import progress_html, progress_message
+
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return None
+    return match.version, progress_message(match.version, progress_html(match=match))
+
+
+async def _close(pubsub: Any, client: Any) -> None:
+    try:
+        await pubsub.aclose()
+        if client is not None:
+            await client.aclose()
+    except Exception:
+        log.debug("Closing a live updates' Redis connection failed", exc_info=True)
+
+
+_FEEDS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Feeds] = weakref.WeakKeyDictionary()
+
+
+def feeds() -> Feeds:
+    """The feeds of the running event loop (one per web process under uvicorn)."""
+    loop = asyncio.get_running_loop()
+    found = _FEEDS.get(loop)
+    if found is None:
+        found = _FEEDS[loop] = Feeds()
+    return found
