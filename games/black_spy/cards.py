@@ -104,7 +104,7 @@ def codes_of(hand: int) -> list[str]:
     return [CODES[c] for c in ids_of(hand)]
 
 
-def spy_count(hand: int) -> int:
+def spy_count(hand: i64) -> int:
     """How many Black Spies a hand holds."""
     return SPY_COUNT[hand >> 50 & 1023]
 
@@ -115,7 +115,7 @@ def add_card(hand: int, cid: int) -> int:
     return hand | BIT[cid]
 
 
-def remove_card(hand: int, cid: int) -> int:
+def remove_card(hand: i64, cid: int) -> i64:
     """The hand without one copy of ``cid``; the caller has checked that it holds one."""
     if cid == BLACK_SPY:
         return hand ^ SPY_TOP[spy_count(hand)]
@@ -130,7 +130,7 @@ def hand_of(physical: Sequence[int]) -> int:
     return settle_spies(hand)
 
 
-def settle_spies(bits: int) -> int:
+def settle_spies(bits: i64) -> i64:
     """A hand from the bits of its physical cards: its Black Spies in slots 50, 55, 56..."""
     return (bits & ~SPY_BITS) | SPY_FILL[spy_count(bits)]
 

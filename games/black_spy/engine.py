@@ -500,18 +500,18 @@ class State:
 
     def __init__(
         self,
-        phase: int,
-        turn: int,
+        phase: i64,
+        turn: i64,
         acting: frozenset[int],
-        h0: int,
-        h1: int,
-        h2: int,
-        h3: int,
-        h4: int,
-        h5: int,
-        trick: int,
-        allowed: int,
-        leader: int,
+        h0: i64,
+        h1: i64,
+        h2: i64,
+        h3: i64,
+        h4: i64,
+        h5: i64,
+        trick: i64,
+        allowed: i64,
+        leader: i64,
         tricks: tuple[int, ...],
         passes: tuple[tuple[int, ...], ...],
         cfg: Config,
@@ -539,7 +539,7 @@ class State:
         """The hand of each seat."""
         return (self.h0, self.h1, self.h2, self.h3, self.h4, self.h5)[: self.cfg.players]
 
-    def hand(self, seat: int) -> int:
+    def hand(self, seat: int) -> i64:
         """One seat's hand."""
         if seat == 0:
             return self.h0
@@ -555,7 +555,7 @@ class State:
             return self.h5
         raise IndexError(f"no seat {seat}")
 
-    def set_hand(self, seat: int, hand: int) -> None:
+    def set_hand(self, seat: int, hand: i64) -> None:
         """Only on a state being built."""
         if seat == 0:
             self.h0 = hand
@@ -740,7 +740,7 @@ def _begin_deal(
     # One card at a time to each player, starting with the dealer's left.
     size = len(deck)
     for offset in range(n):
-        bits = 0
+        bits: i64 = 0
         at = offset
         while at < size:
             bits |= 1 << deck[at]
@@ -792,9 +792,9 @@ def _end_deal(state: State) -> State:
     for taken in state.tricks:
         won = 0
         black = 0
-        cards = taken & CARDS_MASK
+        cards: i64 = taken & CARDS_MASK  # (compiled: machine words)
         while cards:
-            cid = (cards & 63) - 1
+            cid: i64 = (cards & 63) - 1
             won += values[cid]
             black += IS_BLACK[cid]
             cards >>= CARD_BITS
@@ -904,7 +904,7 @@ def _take_trick(new: State, trick: int, leader: int) -> State:
     best = -1
     at = 0
     i = 0
-    cards = trick
+    cards: i64 = trick  # (compiled: a machine word)
     while cards:
         rank = strength[(cards & 63) - 1]
         if rank > best:
@@ -974,13 +974,13 @@ PLAY_LISTS: Final[ChunkLists] = tuple(tuple(list(t) for t in chunk) for chunk in
 PASS_LISTS: Final[ChunkLists] = tuple(tuple(list(t) for t in chunk) for chunk in PASS_CHUNKS)
 
 
-def _listed(mask: int, chunks: ChunkLists) -> list[Action]:
+def _listed(mask: i64, chunks: ChunkLists) -> list[Action]:
     """The actions of the cards in ``mask`` (bits 0..54), from the 11-bit chunk tables.
 
     One allocation of the right size for one or two chunks (a copy, a concatenation);
     more chunks extend that.
     """
-    bits: i64 = mask
+    bits = mask
     if bits == 0:
         return []
     chunk: i64 = 0
@@ -1175,7 +1175,7 @@ class BlackSpyEngine:
             "pass_direction": DIRECTIONS[offset],
             "pass_to": None if seat is None else (seat + offset) % n,
             "hand": [] if seat is None else codes_of(state.hand(seat)),
-            "hand_counts": [state.hand(s).bit_count() for s in range(n)],
+            "hand_counts": [int(state.hand(s)).bit_count() for s in range(n)],
             "passed_seats": [s for s in range(n) if len(state.passes[s]) == PASS_CARDS],
             "passing": [] if seat is None else [CODES[cid] for cid in state.passes[seat]],
             "received": (
