@@ -203,6 +203,10 @@ def _named(message: str, names: Sequence[str]) -> str:
     return _PLAYER.sub(name, message)
 
 
+def _ordinal(place: int) -> str:
+    return f"{place}{'th' if 10 <= place % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th')}"
+
+
 def _powers(codes: Sequence[str]) -> str:
     return _and([POWER_NAMES[code] for code in codes])
 
@@ -340,11 +344,19 @@ class SpiesSheet:
             for code in codes
         }
         vps, money = sheet.get("victory_points") or {}, sheet.get("money") or {}
-        return [
-            f"{POWER_NAMES[code]} ({runner.get(code, 'nobody')}): {vps.get(code, '?')} victory points, "
-            f"£{money.get(code, '?')}."
-            for code in POWER_CODES
-        ]
+        # Each power is scored on its own, also when one player ran two: its own place among the five.
+        placed: Mapping[str, int] = {}
+        if isinstance(vps, Mapping) and isinstance(money, Mapping):
+            check = spies_check(len(names), vps, money)
+            placed = check.power_places if check.ok else {}
+        lines = []
+        for code in POWER_CODES:
+            place = f"; {_ordinal(placed[code])} of the five powers" if code in placed else ""
+            lines.append(
+                f"{POWER_NAMES[code]} ({runner.get(code, 'nobody')}): {vps.get(code, '?')} victory points, "
+                f"£{money.get(code, '?')}{place}."
+            )
+        return lines
 
 
 SHEET_EXTRAS: dict[str, SheetExtras] = {"spycatcher": SpycatcherSheet(), "spies": SpiesSheet()}

@@ -109,7 +109,10 @@ def test_a_spies_table_sheet(page: Any, phone: Any, make_user: Any) -> None:
     log_in_as(page, "orla")
     page.goto(url)
     page.wait_for_selector(".sheet-summary")
-    assert "France (" + names[2] + "): 20 victory points, £5." in page.locator(".sheet-summary").inner_text()
+    assert (
+        "France (" + names[2] + "): 20 victory points, £5; 1st of the five powers."
+        in page.locator(".sheet-summary").inner_text()
+    )
     shot(page, "tabletop-spies-desktop")
     page.get_by_role("button", name="Confirm the result").click()
     page.wait_for_selector("text=Result confirmed")

@@ -276,8 +276,8 @@ def test_a_spies_sheet_is_labelled_by_power_and_places_the_players(client: Any, 
 
     client.force_login(users[2])
     page = text(client.get(sheet_url(event, table)))
-    assert "Germany (Ann): 12 victory points, £1." in page
-    assert "France (Cy): 20 victory points, £5." in page
+    assert "Germany (Ann): 12 victory points, £1; 3rd of the five powers." in page
+    assert "France (Cy): 20 victory points, £5; 1st of the five powers." in page
     confirm(client, event, table)
     assert [row.name for row in standings_get(event=event)] == ["Cy", "Ann", "Ben"]
     assert leaderboard(game="spies")[0]["name"] == "Cy"
