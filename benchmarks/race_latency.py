@@ -1,17 +1,17 @@
 """Spy vs Spy live-update latency: from a racer's move reaching the server to the other racers.
 
-Starts the site under uvicorn on 127.0.0.1 (a free port, ``--workers`` processes) with a
-temporary SQLite database, or, when ``DATABASE_URL`` is set, a fresh PostgreSQL database on
-that server (created here and dropped at the end; ``DATABASE_CONN_MAX_AGE`` defaults to 0,
-Django's advice under ASGI). Live updates go through Redis when ``REDIS_URL`` is set, else
-the event streams read the match version from the database.
+Starts the site under uvicorn on 127.0.0.1 (a free port, ``--workers`` processes, by default
+one per core) with a temporary SQLite database, or, when ``DATABASE_URL`` is set, a fresh
+PostgreSQL database on that server (created here and dropped at the end; connections from the
+site's pool, ``DATABASE_POOL_*``). Live updates go through Redis when ``REDIS_URL`` is set, else
+each web process looks at the versions of its pages' matches in the database (``feeds``).
 
 Every racer is a scripted client with its own session, doing what the race page does: it
 opens the page, keeps the race's event stream open (``race/events/``; ``--stream match``
 for the generic match stream), places its cards through the page's endpoint (``race/act/``)
 at ``--pace`` cards a second (jittered), choosing piles like the heuristic bot, and after an
-update fetches the others' progress (``race/progress/``) unless the stream pushed it
-(with Redis), as ``static/js/race.js`` does. The server stamps the moment each move's POST
+update fetches the others' progress (``race/progress/``) unless the stream pushed it,
+as ``static/js/race.js`` does. The server stamps the moment each move's POST
 reaches it (an ``X-Arrived`` header added by a thin ASGI wrapper around the site, below);
 each client stamps the moment an event arrives on its stream. For every accepted move, and
 every other racer in its race, the latency is the time from the POST's arrival to the first
@@ -28,6 +28,8 @@ repository root:
     .venv/bin/python benchmarks/race_latency.py [--races 50] [--seats 3] [--pace 1.0] [--seconds 25]
     DATABASE_URL=postgresql://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python benchmarks/race_latency.py --pace 0.25
+
+Figures measured on this project's machine are kept in ``benchmarks/README.md``.
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ class Racer:
     posts: list[tuple[float, float, int]] = field(default_factory=list)  # (arrived, round trip, status)
     fetches: int = 0  # progress or board fetches after updates, as the page makes them
     shown: int = 0  # the newest version of the others' progress this racer has
-    pushed: bool = False  # the server pushes the progress (Redis): an update waits for it a moment
+    pushed: bool = False  # the server pushes the progress: an update waits for it a moment
 
 
 async def request(
@@ -136,7 +138,34 @@ async def request(
     lines = header_bytes.decode("latin-1").split("\r\n")
     status = int(lines[0].split()[1])
     headers = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:])}
+    if headers.get("transfer-encoding") == "chunked":
+        payload = Unchunk().feed(payload)
     return status, headers, payload
+
+
+class Unchunk:
+    """Undo chunked transfer encoding, as the bytes come (uvicorn's httptools server answers an
+    HTTP/1.0 request with chunks when the length is not known: streams, and some fragments)."""
+
+    def __init__(self) -> None:
+        self.pending = b""
+
+    def feed(self, data: bytes) -> bytes:
+        self.pending += data
+        out = []
+        while True:
+            line_end = self.pending.find(b"\r\n")
+            if line_end < 0:
+                break
+            size = int(self.pending[:line_end].split(b";")[0] or b"0", 16)
+            start = line_end + 2
+            if len(self.pending) < start + size + 2:
+                break
+            out.append(self.pending[start : start + size])
+            self.pending = self.pending[start + size + 2 :]
+            if size == 0:
+                break
+        return b"".join(out)
 
 
 async def follow(port: int, racer: Racer, stop: asyncio.Event, dirty: asyncio.Event, what: str) -> None:
@@ -179,6 +208,8 @@ async def listen(port: int, racer: Racer, stop: asyncio.Event, stream: str, what
     )
     await writer.drain()
     buffer = b""
+    head: bytes | None = None  # the answer's header block, once it is in
+    unchunk: Unchunk | None = None
     try:
         while not stop.is_set():
             try:
@@ -188,11 +219,19 @@ async def listen(port: int, racer: Racer, stop: asyncio.Event, stream: str, what
             if not chunk:
                 return
             now = time.time()
-            buffer += chunk
+            if head is None:
+                buffer += chunk
+                if b"\r\n\r\n" not in buffer:
+                    continue
+                head, _, chunk = buffer.partition(b"\r\n\r\n")
+                buffer = b""
+                if b"transfer-encoding: chunked" in head.lower():
+                    unchunk = Unchunk()
+            buffer += unchunk.feed(chunk) if unchunk is not None else chunk
             while b"\n\n" in buffer:
                 event, buffer = buffer.split(b"\n\n", 1)
                 text = event.decode("utf-8", "replace")
-                if text.startswith("event: progress"):  # the others' progress itself (with Redis)
+                if text.startswith("event: progress"):  # the others' progress itself, pushed
                     pushed = re.search(r'^data: \{"v": (\d+)', text, re.M)
                     if pushed:
                         racer.stream.append((now, int(pushed.group(1))))
@@ -203,7 +242,7 @@ async def listen(port: int, racer: Racer, stop: asyncio.Event, stream: str, what
                     if data:
                         version = int(data.group(1))
                         racer.stream.append((now, version))
-                        # As the page does: fetch what was not pushed (at once without Redis).
+                        # As the page does: fetch what was not pushed (at once if nothing ever was).
                         loop.call_later(PUSH_WAIT if racer.pushed else 0, want, version)
     finally:
         writer.close()
@@ -253,8 +292,8 @@ def server_env(tmp: Path, database_url: str, redis_url: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_URL", "REDIS_", "CELERY_"))}
     env.update(DJANGO_SETTINGS_MODULE="spyleague.settings", DJANGO_DEBUG="1", LOG_LEVEL="WARNING")
     env["RACE_LATENCY_SERVER"] = "1"
-    # Under ASGI every request runs in a thread of its own: persistent connections would pile up
-    # (Django's advice is 0 for ASGI), so 0 unless the caller says otherwise.
+    # Under ASGI every request runs in a thread of its own: PostgreSQL connections come from the
+    # site's pool (DATABASE_POOL_*), which needs persistent connections off.
     env.setdefault("DATABASE_CONN_MAX_AGE", "0")
     env["PYTHONPATH"] = str(ROOT)
     if database_url:
@@ -493,7 +532,9 @@ def main() -> None:
     parser.add_argument(
         "--baseline-pace", type=float, default=1.0, help="cards a second per racer in the idle race"
     )
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes")
+    parser.add_argument(
+        "--workers", type=int, default=os.cpu_count() or 2, help="uvicorn processes (default: one a core)"
+    )
     parser.add_argument(
         "--stream",
         choices=["race", "match"],
@@ -549,8 +590,10 @@ def main() -> None:
         base_took, base_cpu = run(baseline, args.baseline_seconds, args.baseline_pace)
         load_took, load_cpu = run(load, args.seconds, args.pace)
 
-        poll = "0.25" if args.stream == "race" else "0.5"
-        live = "Redis pub/sub" if redis_url else f"the database, polled every {poll} s (no Redis)"
+        from spyleague.play.feeds import POLL_SECONDS
+
+        poll = f"{POLL_SECONDS:g} s by each process" if args.stream == "race" else "0.5 s by each stream"
+        live = "Redis pub/sub" if redis_url else f"the database, looked at every {poll} (no Redis)"
         database = "PostgreSQL" if database_url else "SQLite"
         print(
             f"\nSpy vs Spy race latency: {args.races} races x {args.seats} racers "

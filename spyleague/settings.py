@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "spyleague.core.middleware.one_thread_per_request",  # last: see its docstring
 ]
 
 ROOT_URLCONF = "spyleague.urls"

@@ -35,7 +35,7 @@ from .live import channel
 
 log = logging.getLogger(__name__)
 
-POLL_SECONDS = 0.25  # without Redis: how often a process looks at the versions of its watched matches
+POLL_SECONDS = 0.1  # without Redis: how often a process looks at the versions of its watched matches
 SAFETY_SECONDS = 5.0  # with Redis: how often it looks anyway, for a lost notice
 
 

@@ -19,15 +19,15 @@
   if (window.SpyRace) { return; }  // htmx may run this script again when it swaps a board in
 
   var TICK_MS = 250;
-  var TAKE_GUARD_MS = 500;
-  var PUSH_WAIT_MS = 150;  // how long an update waits for its pushed progress before fetching it  // a key pressed as the race ends must not pick a pile by accident
+  var TAKE_GUARD_MS = 500;  // a key pressed as the race ends must not pick a pile by accident
+  var PUSH_WAIT_MS = 150;  // how long an update waits for its pushed progress before fetching it
   var my = {
     sending: false,  // a move of this page is under way
     busy: null,      // the background request under way (a tick, a progress or board fetch)
     stale: false,    // the whole board is wanted once the page is free
     behind: false,   // the others' progress is wanted once the page is free
     source: null,    // the race's event stream
-    pushed: false,   // it brings the others' progress itself (the server has Redis)
+    pushed: false,   // it brings the others' progress itself (the site runs under ASGI)
     race: null, phase: null, phaseSince: 0, toastTimer: 0
   };
 
@@ -206,8 +206,8 @@
     shown.replaceWith(fresh);
   }
 
-  // The race's event stream: an update names the match version; with Redis the progress itself
-  // follows at once, else (or if it is lost) the page fetches it a moment later.
+  // The race's event stream: an update names the match version; the progress itself follows
+  // at once where the server pushes it (under ASGI), else, or if it is lost, the page fetches it.
   function listen() {
     var root = race();
     if (my.source || !root || !root.dataset.live || !window.EventSource) { return; }

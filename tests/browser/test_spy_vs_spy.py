@@ -91,6 +91,15 @@ def race_to_the_end(page: Any, *, tap: bool, try_a_wrong_pile: bool, limit: floa
             seen["taken"] += 1
         else:  # waiting for the others: their moves come in by themselves
             if data.get("phase") == "race":
+                # The person may be done before the bots' start pause is over: wait for their
+                # next cards (or the end of the race) to show, then look.
+                page.wait_for_function(
+                    f"n => {{ const r = {RACE}; const left = [...document.querySelectorAll("
+                    "'.rival [data-count=left]')].reduce((sum, el) => sum + Number(el.textContent), 0);"
+                    " return left < n || !r || r.dataset.mode !== ''; }",
+                    arg=sum(cards_left(page)),
+                    timeout=30_000,
+                )
                 seen["rivals"].append(cards_left(page))
             page.wait_for_function(
                 f"() => document.querySelector('.outcome') || ({RACE} && {RACE}.dataset.mode !== '')",

@@ -129,3 +129,64 @@ def test_live_updates_wake_through_redis_pubsub() -> None:
         elapsed = pool.submit(lambda: asyncio.run(watch())).result(timeout=30)
     assert elapsed < 2.0, f"the update took {elapsed:.2f} s"
     print(f"live update through Redis in {elapsed * 1000:.0f} ms")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_race_move_reaches_the_other_racers_streams_with_its_progress_through_redis(
+    client: Any, make_user: Any
+) -> None:
+    """A racer's move: the other pages' streams (one Redis subscription per process) get its
+    version and then the progress the mover's request rendered once, well before the feed's
+    own look at the database (every 5 seconds) could have found it."""
+    need(bool(settings.REDIS_URL), "REDIS_URL is not set: live updates read the database.")
+    import asyncio
+    import json
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.urls import reverse
+
+    from games import get_engine
+    from spyleague.play import services
+    from spyleague.play.state import match_state
+    from spyleague.play.views import _race_async_stream
+
+    engine = get_engine("spy-vs-spy")
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = services.match_create(user=ann, game="spy-vs-spy", seats=2, seed=3)
+    services.match_join(user=bob, match_id=match.pk)
+    services.match_start(user=ann, match_id=match.pk)
+    match.refresh_from_db()
+    state = match_state(match)
+    action = engine.legal(state, 1)[0]
+    listening = threading.Event()
+
+    async def watch() -> tuple[list[str], float]:
+        streams = [_race_async_stream(match.pk, 0) for _ in range(2)]
+        try:
+            for stream in streams:
+                assert (await anext(stream)).startswith("retry")
+            waiting = [asyncio.ensure_future(anext(stream)) for stream in streams]
+            await asyncio.sleep(0.3)  # both wait on their feed
+            listening.set()
+            started = time.monotonic()
+            firsts = [await asyncio.wait_for(w, timeout=4) for w in waiting]
+            seconds = [await asyncio.wait_for(anext(stream), timeout=4) for stream in streams]
+            return [*firsts, *seconds], time.monotonic() - started
+        finally:
+            for stream in streams:
+                await stream.aclose()  # type: ignore[attr-defined]
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        watching = pool.submit(lambda: asyncio.run(watch()))
+        assert listening.wait(10)
+        client.force_login(bob)
+        data = {"action": json.dumps(action), "card": state.spies[1].card}
+        assert client.post(reverse("play:race-act", args=[match.pk]), data).status_code == 200
+        chunks, elapsed = watching.result(timeout=30)
+    assert chunks[:2] == ["event: update\ndata: 1\n\n"] * 2
+    for chunk in chunks[2:]:
+        kind, data_line = chunk.strip().split("\n")
+        pushed = json.loads(data_line.removeprefix("data: "))
+        assert kind == "event: progress" and pushed["v"] == 1 and 'data-key="1-playing-' in pushed["html"]
+    assert elapsed < 2.0, f"the move took {elapsed:.2f} s to reach the streams"

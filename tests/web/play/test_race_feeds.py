@@ -1,0 +1,142 @@
+"""The race pages' event streams under ASGI: one feed per match in each web process.
+
+Without Redis a process looks at the versions of all its watched matches at once and renders
+the racers' progress once for all its pages of a match; the streams pass both on. (With Redis
+the same streams pass on what the mover's process published: tests/services.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from django.test import override_settings
+
+from games import get_engine
+from spyleague.play import feeds, services
+from spyleague.play.models import Match
+from spyleague.play.state import match_state
+from spyleague.play.views import _race_async_stream
+
+# The streams read the database from their own thread: the rows must be committed.
+pytestmark = pytest.mark.django_db(transaction=True)
+ENGINE = get_engine("spy-vs-spy")
+
+
+def two_person_race(ann: Any, bob: Any) -> Match:
+    match = services.match_create(user=ann, game="spy-vs-spy", seats=2, seed=3)
+    services.match_join(user=bob, match_id=match.pk)
+    services.match_start(user=ann, match_id=match.pk)
+    match.refresh_from_db()
+    return match
+
+
+def in_a_loop_of_its_own(make: Callable[[], Awaitable[Any]]) -> Any:
+    """Run a coroutine in a thread with its own event loop, as a web process runs the streams
+    (the browser tests' Playwright may keep an event loop in this thread)."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result(timeout=30)  # type: ignore[arg-type]
+
+
+def events(chunks: list[str]) -> list[tuple[str, str]]:
+    out = []
+    for chunk in chunks:
+        if chunk.startswith("event: "):
+            kind, data = chunk.split("\n")[:2]
+            out.append((kind.removeprefix("event: "), data.removeprefix("data: ")))
+    return out
+
+
+async def read_until(stream: Any, want: Callable[[list[tuple[str, str]]], bool], seconds: float) -> list[str]:
+    chunks: list[str] = []
+    end = time.monotonic() + seconds
+    while not want(events(chunks)):
+        chunks.append(await asyncio.wait_for(anext(stream), timeout=max(0.01, end - time.monotonic())))
+    return chunks
+
+
+@override_settings(REDIS_URL="")
+def test_without_redis_one_look_and_one_render_serve_every_page_of_a_match(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = two_person_race(ann, bob)
+    looks: list[list[int]] = []
+    renders: list[int] = []
+    real_versions, real_progress = feeds.versions_of, feeds.progress_of
+    monkeypatch.setattr(feeds, "versions_of", lambda ids: looks.append(list(ids)) or real_versions(ids))
+    monkeypatch.setattr(feeds, "progress_of", lambda pk: renders.append(pk) or real_progress(pk))
+    moved = threading.Event()
+
+    async def three_pages() -> tuple[list[list[tuple[str, str]]], int]:
+        streams = [_race_async_stream(match.pk, 0) for _ in range(3)]
+        try:
+            for stream in streams:
+                assert (await anext(stream)).startswith("retry:")
+            # Each page is current (version 0): nothing to say until a racer moves.
+            waiting = [asyncio.ensure_future(anext(stream)) for stream in streams]
+            await asyncio.sleep(0.3)
+            assert not any(w.done() for w in waiting)
+            watched = len(feeds.feeds().feeds)
+            moved.set()
+            firsts = [await asyncio.wait_for(w, timeout=5) for w in waiting]
+            seen = []
+            for first, stream in zip(firsts, streams, strict=True):
+                rest = await read_until(stream, lambda ev: any(k == "progress" for k, _ in ev), 5)
+                seen.append(events([first, *rest]))
+            return seen, watched
+        finally:
+            for stream in streams:
+                await stream.aclose()  # type: ignore[attr-defined]
+
+    mover = threading.Thread(
+        target=lambda: (
+            moved.wait(10)
+            and services.match_move_submit(
+                match_id=match.pk, user=bob, action=ENGINE.legal(match_state(match), 1)[0]
+            )
+        )
+    )
+    mover.start()
+    seen, watched = in_a_loop_of_its_own(three_pages)
+    mover.join()
+    assert watched == 1  # three pages, one feed
+    for page in seen:
+        assert page[0] == ("update", "1")  # the version first, at once
+        kind, data = page[-1]
+        pushed = json.loads(data)
+        assert kind == "progress" and pushed["v"] == 1
+        assert 'id="race-rivals"' in pushed["html"] and 'data-key="1-playing-' in pushed["html"]
+        # As a spectator sees it: every racer (each page leaves out its own).
+        assert 'data-seat="0"' in pushed["html"] and 'data-seat="1"' in pushed["html"]
+    assert renders == [match.pk]  # rendered once for the three pages
+    assert all(ids == [match.pk] for ids in looks)  # one look covers every page of the process
+
+
+@override_settings(REDIS_URL="")
+def test_a_stream_ends_when_its_match_is_gone_and_a_closed_feed_holds_nothing(make_user: Any) -> None:
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = two_person_race(ann, bob)
+    gone = threading.Event()
+
+    async def page() -> tuple[list[str], int, int]:
+        stream = _race_async_stream(match.pk, None)
+        chunks = await read_until(stream, lambda ev: ev == [("update", "0")], 5)  # not current: told at once
+        gone.set()
+        async for chunk in stream:  # the stream ends by itself once the match is deleted
+            chunks.append(chunk)
+        hub = feeds.feeds()
+        return chunks, len(hub.feeds), len(hub.tasks)
+
+    deleter = threading.Thread(target=lambda: gone.wait(10) and Match.objects.filter(pk=match.pk).delete())
+    deleter.start()
+    chunks, watched, tasks = in_a_loop_of_its_own(page)
+    deleter.join()
+    assert events(chunks) == [("update", "0")]
+    assert watched == 0 and tasks == 0  # nobody watches: no look, no task left behind
