@@ -435,12 +435,15 @@ async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[s
     async with feeds().watch(match_id) as (feed, news):
         while not feed.gone and time.monotonic() < end:
             news.clear()
+            events = []  # sent together when both are at hand: one write to the page
             if feed.version is not None and feed.version != seen:
                 seen = feed.version
-                yield _sse("update", str(seen))
+                events.append(_sse("update", str(seen)))
             if feed.progress is not None and feed.progress[0] > sent and feed.progress[0] >= (seen or 0):
                 sent = feed.progress[0]
-                yield _sse("progress", feed.progress[1])
+                events.append(_sse("progress", feed.progress[1]))
+            if events:
+                yield "".join(events)
             if news.is_set():
                 continue
             try:

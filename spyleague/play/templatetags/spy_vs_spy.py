@@ -7,6 +7,8 @@ through a template partial that looks at the code a dozen times per card.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -36,3 +38,9 @@ def svs_card(code: str, size: str = "") -> SafeString:
         f'title="{escape(RANK_NAMES.get(rank, rank))} of {name}"><b>{rank_text}</b>'
         f'<i aria-hidden="true">{sign}</i></span>'
     )
+
+
+@register.filter
+def svs_fitting_piles(legal: list[dict[str, Any]]) -> set[Any]:
+    """The piles the flipped card may go on: those of the seat's legal placements."""
+    return {action.get("pile") for action in legal if action.get("type") == "place"}

@@ -45,10 +45,11 @@ def in_a_loop_of_its_own(make: Callable[[], Awaitable[Any]]) -> Any:
 
 
 def events(chunks: list[str]) -> list[tuple[str, str]]:
+    """The events in what a stream sent (a chunk may carry more than one)."""
     out = []
-    for chunk in chunks:
-        if chunk.startswith("event: "):
-            kind, data = chunk.split("\n")[:2]
+    for event in "".join(chunks).split("\n\n"):
+        if event.startswith("event: "):
+            kind, data = event.split("\n")[:2]
             out.append((kind.removeprefix("event: "), data.removeprefix("data: ")))
     return out
 
