@@ -134,6 +134,11 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"},
+            # The tests use a file too (one per test process), not the shared-cache in-memory
+            # database: that one refuses a write while another thread reads instead of waiting
+            # for it, which the live-server browser tests (a bot thread beside the page's
+            # requests) would meet now and then. A file waits, as the site's own database does.
+            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(BASE_DIR / ".test-db.sqlite3"))},
         }
     }
 
