@@ -11,6 +11,19 @@ import pytest
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> None:
+    """Passwords in tests are hashed with a cheap hasher: the site's own (PBKDF2 with over a
+    million rounds) takes one to two seconds a user on a shared machine, and the tests make
+    hundreds of users. Logging in through the pages works the same way with either."""
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., Any]:
     from tests.factories import UserFactory

@@ -65,7 +65,9 @@ def phone(browser: Any, live_server: Any) -> Iterator[Any]:
 def shot(page: Any, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    # A screenshot is a record for people to look at, not a check: a tall page on a busy machine
+    # may take longer to capture than an action may take to happen.
+    page.screenshot(path=str(path), full_page=True, timeout=30_000)
     return path
 
 

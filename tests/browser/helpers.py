@@ -51,17 +51,20 @@ def wait_for_change(page: Any, key: str | None) -> None:
 
 
 def act(
-    page: Any, strategy: Any, *, forms: str = "#board form:has(input[name=action])"
+    page: Any, strategy: Any, *, forms: str = "#board form:has(input[name=action])", idle: bool = False
 ) -> dict[str, Any] | None:
     """Click the button of the action the strategy likes best (lowest key) among those the page
-    offers, and wait for the board to change; None when the page offers no action."""
+    offers, and wait for the board to change; None when the page offers no action (and, with
+    ``idle``, only once the board has changed: the bots moved and the page followed by itself)."""
+    key = page.evaluate(BOARD_KEY)  # before the forms: a board that changes meanwhile is not missed
     found = page.locator(forms)
     values = found.evaluate_all("fs => fs.map(f => f.querySelector('input[name=action]').value)")
     if not values:
+        if idle:
+            wait_for_change(page, key)
         return None
     actions = [json.loads(v) for v in values]
     best = min(range(len(actions)), key=lambda i: strategy(actions[i]))
-    key = page.evaluate(BOARD_KEY)
     found.nth(best).locator("button").click()
     wait_for_change(page, key)
     return actions[best]

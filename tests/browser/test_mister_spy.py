@@ -11,7 +11,7 @@ from django.utils import timezone
 from spyleague.play.models import Match, Move
 
 from .conftest import no_sideways_scroll, shot
-from .helpers import BOARD_KEY, act, leave, log_in, open_match, wait_for_change
+from .helpers import act, leave, log_in, open_match
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,8 +67,7 @@ def test_a_four_seat_game_against_three_heuristic_bots_to_the_end_with_a_foil(
             assert "Still to answer:" in panel and "Mira" in page.text_content(".ms-window-waiting strong")
             if windows == 1:
                 shot(page, "mister-spy-window")
-        if act(page, bold) is None:
-            wait_for_change(page, page.evaluate(BOARD_KEY))  # bots are moving: the page updates itself
+        act(page, bold, idle=True)  # (no action: the bots are moving and the page updates itself)
         clicks += 1
     for text in page.locator(".ms-events .ev-foil").all_text_contents():
         foils_seen.add(text)
