@@ -59,6 +59,9 @@ def test_a_full_game_against_three_bots(page: Any, make_user: Any) -> None:
     shot(page, "black-spy-game-over")
     text = page.text_content(".outcome") or ""
     assert "Game over" in text
+    board = " ".join((page.text_content(".bs-board") or "").split())
+    assert "· the last" in board and "The game is over: no more tricks." in board
+    assert "No trick yet" not in board
     match = Match.objects.get()
     assert match.status == Match.Status.FINISHED
     assert max(match.outcome["scores"]) >= 60
