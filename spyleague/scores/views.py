@@ -5,6 +5,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -269,8 +270,12 @@ def pad_confirm(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def pad_list(request: HttpRequest) -> HttpResponse:
+    """The scorepads the user opened or has a seat on, newest first."""
     me = player_for_user(request.user)
-    mine = Scorepad.objects.filter(seats__player=me).distinct() if me else Scorepad.objects.none()
-    opened = Scorepad.objects.filter(created_by_id=request.user.pk)
-    pads_list = (mine | opened).distinct().prefetch_related("seats__player").order_by("-created")[:50]
+    yours = Q(created_by_id=request.user.pk)
+    if me is not None:
+        yours |= Q(seats__player=me)
+    pads_list = (
+        Scorepad.objects.filter(yours).distinct().prefetch_related("seats__player").order_by("-created")[:50]
+    )
     return render(request, "scores/pad_list.html", {"pads": pads_list})

@@ -83,13 +83,40 @@ def test_api_token_is_made_on_request(client: Any, make_user: Any) -> None:
     assert Token.objects.get(user=user).key in page
 
 
+def pages_without_arguments(patterns: Any = None, prefix: str = "") -> list[str]:
+    """The name of every URL of the site that takes no argument (the admin's own aside)."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    names: list[str] = []
+    for entry in get_resolver().url_patterns if patterns is None else patterns:
+        if isinstance(entry, URLResolver):
+            if entry.namespace != "admin" and not entry.pattern.converters:
+                space = f"{prefix}{entry.namespace}:" if entry.namespace else prefix
+                names += pages_without_arguments(entry.url_patterns, space)
+        elif isinstance(entry, URLPattern) and entry.name and not entry.pattern.converters:
+            names += [prefix + entry.name] if "(?P<" not in str(entry.pattern) else []
+    return names
+
+
 def test_every_main_page_renders(client: Any, make_user: Any) -> None:
     from spyleague.core.demo import demo_data_load
 
     demo_data_load()
-    client.force_login(User.objects.get(username="olivia"))
     for name in ["home", "clubs:list", "tournaments:list", "play:lobby", "ratings:leaderboards", "profile"]:
+        client.force_login(User.objects.get(username="olivia"))
         assert client.get(reverse(name)).status_code == 200, name
+    # Every page without an argument, as each demo role and as a stranger: never a server error.
+    names = pages_without_arguments()
+    assert {"scores:pads", "play:lobby", "api-schema"} <= set(names), names
+    for username in ["olivia", "sam", "pat", None]:
+        client.logout()
+        if username:
+            client.force_login(User.objects.get(username=username))
+        for name in names:
+            status = client.get(reverse(name)).status_code
+            assert status < 500, (username, name, status)
+    client.force_login(User.objects.get(username="pat"))  # a player seated on the demo scorepad
+    assert client.get(reverse("scores:pads")).status_code == 200
 
 
 def test_unknown_page_is_a_friendly_404(client: Any) -> None:

@@ -182,3 +182,25 @@ def test_spy_vs_spy_races_until_a_pile_reaches_zero(client: Any, make_user: Any)
     assert places["Ann"] == 1
     page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
     assert "Spy vs Spy race sheet" in page and "Game over after 2 races" in page
+
+
+def test_the_list_shows_the_pads_you_opened_or_sit_at_once_each(client: Any, make_user: Any) -> None:
+    ann, tabby = make_user(username="ann", player_name="Ann"), make_user(username="tabby")
+    opened = open_pad(client, tabby, ["Bo", "Cy", "Di"])
+    client.force_login(ann)  # Ann opens one at which she sits, and is seated on one Tabby opens
+    data = {"player_0": str(ann.player.pk), "name_1": "Bo", "name_2": "Cy"}
+    assert client.post(reverse("scores:pad-new"), data).status_code == 302
+    hers = Scorepad.objects.latest("pk")
+    client.force_login(tabby)
+    data["name_3"] = "Di"
+    assert client.post(reverse("scores:pad-new"), data).status_code == 302
+    seated = Scorepad.objects.latest("pk")
+
+    client.force_login(ann)
+    page = client.get(reverse("scores:pads")).content.decode()
+    links = [reverse("scores:pad", args=[pad.pk]) for pad in (hers, seated, opened)]
+    assert page.count(f'href="{links[0]}"') == 1 and page.count(f'href="{links[1]}"') == 1
+    assert f'href="{links[2]}"' not in page
+    client.force_login(tabby)  # no seat anywhere: the pads Tabby opened
+    page = client.get(reverse("scores:pads")).content.decode()
+    assert f'href="{links[1]}"' in page and f'href="{links[2]}"' in page and f'href="{links[0]}"' not in page
