@@ -44,6 +44,87 @@
     map.classList.toggle("sp-zoomed", zoom >= 1.6);
     map.classList.toggle("sp-zoomed-more", zoom >= 2.6);
     map.setAttribute("data-zoom", zoom.toFixed(2));
+    scheduleLabels();
+  }
+
+  /* --- labels: each shown city name goes where it covers the fewest other names and cities ------- */
+
+  var PRIORITY = [".sp-home-capital", ".sp-hot", ".sp-asked", ".sp-sel", ".sp-dest", ".sp-can", ""];
+  var labelFrame = 0;
+
+  function scheduleLabels() {
+    if (labelFrame) { return; }
+    labelFrame = window.requestAnimationFrame(function () { labelFrame = 0; placeLabels(); });
+  }
+
+  function overlap(a, b) {
+    var w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    var h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > 0 && h > 0 ? w * h : 0;
+  }
+
+  function placeLabels() {
+    // All the writes first, then all the reads (one layout), then arithmetic, then the writes: a
+    // label's box at every spot follows from its box at the usual one, so nothing is measured twice.
+    var map = svg();
+    if (!map) { return; }
+    var names = map.querySelectorAll(".sp-name");
+    Array.prototype.forEach.call(names, function (t) {
+      t.setAttribute("x", "6"); t.setAttribute("y", "-4"); t.removeAttribute("text-anchor");
+    });
+    var frame = map.getBoundingClientRect();
+    var style = map.style, s = parseFloat(style.getPropertyValue("--ms")) / parseFloat(style.getPropertyValue("--k"));
+    if (!(s > 0)) { return; }  // (not laid out yet)
+    var shown = [], fs = 7;
+    Array.prototype.forEach.call(names, function (t) {
+      var css = window.getComputedStyle(t);
+      if (css.display === "none") { return; }
+      fs = parseFloat(css.fontSize) || fs;
+      var r = t.getBoundingClientRect();
+      if (r.right < frame.left || r.left > frame.right || r.bottom < frame.top || r.top > frame.bottom) { return; }
+      var city = t.closest("[data-node]"), rank = 0;
+      while (PRIORITY[rank] && !city.matches(PRIORITY[rank])) { rank += 1; }
+      shown.push({ text: t, rank: rank, box: r });
+    });
+    shown.sort(function (a, b) { return a.rank - b.rank; });  // stable: map order within a rank
+    var dots = Array.prototype.map.call(map.querySelectorAll(".sp-cities .sp-dot, .sp-cities .sp-star, .sp-cities .sp-ring-secret, .sp-cities .sp-ring-police"), function (d) {
+      return d.getBoundingClientRect();
+    });
+    var spots = [[6, -4, 0], [6, 4 + fs * 0.8, 0], [-6, -4, 1], [-6, 4 + fs * 0.8, 1], [0, -7, 0.5], [0, 7 + fs * 0.8, 0.5]];
+    var ANCHOR = { 0: "start", 1: "end", 0.5: "middle" };
+    var placed = [];
+    shown.forEach(function (item) {
+      var r0 = item.box, w = r0.right - r0.left, best = null;
+      for (var i = 0; i < spots.length; i += 1) {
+        var dx = (spots[i][0] - 6) * s - w * spots[i][2], dy = (spots[i][1] + 4) * s;
+        var r = { left: r0.left + dx, right: r0.right + dx, top: r0.top + dy, bottom: r0.bottom + dy };
+        var cost = i * 0.01;  // the usual place wins a tie
+        for (var p = 0; p < placed.length; p += 1) { cost += overlap(r, placed[p]) * 4; }  // names over names are the worst
+        for (var d = 0; d < dots.length; d += 1) { cost += overlap(r, dots[d]) * 0.25; }
+        if (!best || cost < best.cost) { best = { cost: cost, spot: spots[i], rect: r }; }
+        if (cost < 0.5) { break; }
+      }
+      item.spot = best.spot;
+      placed.push(best.rect);
+    });
+    shown.forEach(function (item) {
+      if (item.spot[0] === 6 && item.spot[1] === -4) { return; }
+      item.text.setAttribute("x", item.spot[0].toFixed(1));
+      item.text.setAttribute("y", item.spot[1].toFixed(1));
+      item.text.setAttribute("text-anchor", ANCHOR[item.spot[2]]);
+    });
+    // The named cities are drawn last (the most important on top), so no other city's marks cover a
+    // name; moved only when they are not already in that order.
+    var last = map.querySelectorAll(".sp-cities > [data-node]");
+    var tail = Array.prototype.slice.call(last, last.length - shown.length);
+    var inOrder = tail.length === shown.length && shown.every(function (item, i) {
+      return tail[shown.length - 1 - i] === item.text.closest("[data-node]");
+    });
+    if (inOrder) { return; }
+    shown.slice().reverse().forEach(function (item) {
+      var city = item.text.closest("[data-node]");
+      city.parentNode.appendChild(city);
+    });
   }
 
   function start(map, whole) {
@@ -111,6 +192,7 @@
     if (!map) { return; }
     Array.prototype.forEach.call(map.querySelectorAll(".sp-dest, .sp-sel"), function (el) { el.classList.remove("sp-dest", "sp-sel"); });
     Array.prototype.forEach.call(map.querySelectorAll(".sp-picked"), function (el) { el.classList.remove("sp-picked"); });
+    scheduleLabels();  // (in the next frame, with the places marked below)
     if (!state.picked) { return; }
     var piece = map.querySelector('[data-spy="' + state.picked + '"]');
     if (piece) { piece.classList.add("sp-picked"); }
@@ -325,6 +407,6 @@
   });
   window.addEventListener("resize", apply);
   setInterval(tick, 250);
-  window.SpiesBoard = { mount: mount, zoom: zoomAt, view: function () { return state.view; } };
+  window.SpiesBoard = { mount: mount, zoom: zoomAt, view: function () { return state.view; }, labels: placeLabels };
   mount();
 })();

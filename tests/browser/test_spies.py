@@ -53,11 +53,16 @@ def offered(page: Any) -> list[dict[str, Any]]:
     return [json.loads(v) for v in values]
 
 
-def click_action(page: Any, kind: str, **fields: Any) -> None:
-    """Click the button of the first offered action of this type (and these fields)."""
+def click_action(page: Any, kind: str, *, seen: str | None = None, **fields: Any) -> None:
+    """Click the button of the first offered action of this type (and these fields).
+
+    ``seen`` is the board's key when the caller chose the action: if the page has redrawn itself
+    since (a bot moved), nothing is clicked and the caller looks again."""
+    before = key(page)  # before the forms: a redraw while they are read is noticed below
+    if seen is not None and before != seen:
+        return
     for index, action in enumerate(offered(page)):
         if action["type"] == kind and all(action.get(k) == v for k, v in fields.items()):
-            before = key(page)
             version = Match.objects.order_by("-pk").values_list("version", flat=True).first()
             for _ in range(3):
                 page.locator("#board form.sp-act").nth(index).locator("button").click()
@@ -65,13 +70,45 @@ def click_action(page: Any, kind: str, **fields: Any) -> None:
                     wait_for_change(page, before, timeout=8_000)
                     return
                 except PlaywrightTimeout:
-                    # SQLite's shared-cache test database refuses a write while another request
-                    # reads (a 500 the page leaves in place): if nothing was applied, click again.
+                    # A request that failed (a 500 the page leaves in place) applied nothing:
+                    # click again; if the move was applied, the page is only slow to follow.
                     if Match.objects.order_by("-pk").values_list("version", flat=True).first() != version:
                         wait_for_change(page, before)
                         return
             raise AssertionError(f"the {kind} button never changed the board")
+    if key(page) != before:
+        return  # redrawn while it was read: the caller looks again
     raise AssertionError(f"no {kind} {fields} among {offered(page)}")
+
+
+# The city names shown on the map whose boxes overlap, as pairs of names.
+OVERLAPPING_NAMES = """() => {
+  const shown = [...document.querySelectorAll('#spies-map .sp-name')]
+    .filter(t => getComputedStyle(t).display !== 'none')
+    .map(t => [t.textContent, t.getBoundingClientRect()]);
+  const pairs = [];
+  shown.forEach(([a, r], i) => shown.slice(i + 1).forEach(([b, q]) => {
+    const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+    const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+    if (w > 3 && h > 3) pairs.push(a + ' / ' + b);  // (a text box has room above and below its letters)
+  }));
+  return [shown.length, pairs];
+}"""
+
+
+# The board as one reading: the page may redraw itself (a bot moved) between two separate looks.
+SNAPSHOT = """() => {
+  const board = document.getElementById('board');
+  const win = board.querySelector('.sp-window');
+  return {
+    key: board.dataset.key,
+    actions: [...board.querySelectorAll('form.sp-act input[name=action]')].map(x => JSON.parse(x.value)),
+    phase: (board.querySelector('.sp-board') || board).dataset.phase || null,
+    window: win && win.querySelector('.sp-act') ? win.dataset.window : null,
+    moving: !!board.querySelector('.sp-moving'),
+    end_turn: !!board.querySelector('[data-type="end_turn"]'),
+  };
+}"""
 
 
 def tap(page: Any, selector: str) -> None:
@@ -97,6 +134,9 @@ def test_a_five_power_game_against_four_bots_to_the_end_of_1939(page: Any, make_
     page.get_by_role("button", name="Start (empty seats get bots)").click()
     page.wait_for_selector(".sp-board")
     assert "Set-up: you place secrets" in page.text_content(".sp-headline")
+    page.wait_for_timeout(100)  # (the names are placed in the next animation frame)
+    shown, overlapping = page.evaluate(OVERLAPPING_NAMES)
+    assert shown >= 12 and overlapping == [], overlapping  # Germany's twelve cities, each legible
     shot(page, "spies-setup")
 
     # The map zooms: the + button and the wheel both change the viewBox; the whole-map button resets it.
@@ -134,33 +174,33 @@ def test_a_five_power_game_against_four_bots_to_the_end_of_1939(page: Any, make_
     while not page.locator(".sp-final").count():
         assert clicks < 200, "the game did not end"
         clicks += 1
-        actions = offered(page)
+        board = page.evaluate(SNAPSHOT)
+        seen, actions, current = board["key"], board["actions"], board["phase"]
         kinds = {a["type"] for a in actions}
-        current = phase(page)
-        if page.locator(".sp-window .sp-act").count():
-            windows.add(str(page.get_attribute(".sp-window", "data-window")))
+        if board["window"] is not None:
+            windows.add(board["window"])
             if "window" in shots:
                 shots.discard("window")
                 shot(page, "spies-window")
-            click_action(page, next(k for k in ANSWERS if k in kinds))
+            click_action(page, next(k for k in ANSWERS if k in kinds), seen=seen)
         elif not actions:
-            wait_for_change(page, key(page))  # the bots are still moving: the page follows by itself
+            wait_for_change(page, seen)  # the bots are still moving: the page follows by itself
         elif current == "event":
             if "event" in shots:
                 shots.discard("event")
                 shot(page, "spies-event")
-            click_action(page, "play_event" if "play_event" in kinds else "discard_event")
+            click_action(page, "play_event" if "play_event" in kinds else "discard_event", seen=seen)
         elif current == "police":
-            click_action(page, "police_done")
+            click_action(page, "police_done", seen=seen)
         elif current == "search":
-            click_action(page, "search" if "search" in kinds else "searches_done")
+            click_action(page, "search" if "search" in kinds else "searches_done", seen=seen)
         elif current == "offer_build":
-            click_action(page, "offer_add", item="give_money", amount=1)
+            click_action(page, "offer_add", seen=seen, item="give_money", amount=1)
             assert "you give 1£" in page.text_content(".sp-diplomacy")
             click_action(page, "offer_send")
         elif current == "move" and not offer_made and "offer" in kinds:
             offer_made = True
-            click_action(page, "offer", to="I")
+            click_action(page, "offer", to="I")  # (our own move phase: no bot redraws it)
         elif current == "move" and not moved_by_map and "move" in kinds:
             spy = next(a["spy"] for a in actions if a["type"] == "move")
             tap(page, f'#spies-map [data-spy="{spy}"]')
@@ -172,14 +212,10 @@ def test_a_five_power_game_against_four_bots_to_the_end_of_1939(page: Any, make_
             tap_and_wait(page, f'#spies-map [data-node="{target}"]')
             moved_by_map = True
             assert Move.objects.filter(match=match, seat=0, action__type="move", action__spy=spy).exists()
-        elif (
-            "move" in kinds
-            and page.locator(".sp-moving").count()
-            and page.locator('[data-type="end_turn"]').count() == 0
-        ):
-            click_action(page, "move")  # a spy at sea must land
+        elif "move" in kinds and board["moving"] and not board["end_turn"]:
+            click_action(page, "move", seen=seen)  # a spy at sea must land
         else:
-            click_action(page, "end_turn")
+            click_action(page, "end_turn", seen=seen)
     shot(page, "spies-game-over")
 
     final = page.text_content(".sp-final") or ""
