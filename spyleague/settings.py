@@ -133,7 +133,14 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
-            "OPTIONS": {"init_command": "PRAGMA journal_mode=WAL;", "transaction_mode": "IMMEDIATE"},
+            # One writer at a time: a write waits for the lock up to SQLITE_TIMEOUT seconds (as
+            # a PostgreSQL request waits for a pooled connection) rather than fail after the
+            # driver's default 5 s when many players move at once.
+            "OPTIONS": {
+                "init_command": "PRAGMA journal_mode=WAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": float(os.environ.get("SQLITE_TIMEOUT", "20")),
+            },
             # The tests use a file too (one per test process), not the shared-cache in-memory
             # database: that one refuses a write while another thread reads instead of waiting
             # for it, which the live-server browser tests (a bot thread beside the page's
