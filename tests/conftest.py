@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -12,16 +12,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
 
 
 @pytest.fixture(autouse=True, scope="session")
-def fast_password_hashing() -> None:
+def fast_password_hashing() -> Iterator[None]:
     """Passwords in tests are hashed with a cheap hasher: the site's own (PBKDF2 with over a
     million rounds) takes one to two seconds a user on a shared machine, and the tests make
-    hundreds of users. Logging in through the pages works the same way with either."""
-    from django.conf import settings
-    from django.contrib.auth import hashers
+    hundreds of users. Logging in through the pages works the same way with either. (Django's
+    setting_changed receiver clears the cached hashers when the override starts and ends.)"""
+    from django.test import override_settings
 
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    hashers.get_hashers.cache_clear()
-    hashers.get_hashers_by_algorithm.cache_clear()
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture

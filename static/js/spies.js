@@ -75,7 +75,7 @@
     var frame = map.getBoundingClientRect();
     var style = map.style, s = parseFloat(style.getPropertyValue("--ms")) / parseFloat(style.getPropertyValue("--k"));
     if (!(s > 0)) { return; }  // (not laid out yet)
-    var shown = [], fs = 7;
+    var shown = [], fs = 7;  // (every name has the same size, --fs)
     Array.prototype.forEach.call(names, function (t) {
       var css = window.getComputedStyle(t);
       if (css.display === "none") { return; }
@@ -84,19 +84,20 @@
       if (r.right < frame.left || r.left > frame.right || r.bottom < frame.top || r.top > frame.bottom) { return; }
       var city = t.closest("[data-node]"), rank = 0;
       while (PRIORITY[rank] && !city.matches(PRIORITY[rank])) { rank += 1; }
-      shown.push({ text: t, rank: rank, box: r });
+      shown.push({ text: t, city: city, rank: rank, box: r });
     });
     shown.sort(function (a, b) { return a.rank - b.rank; });  // stable: map order within a rank
     var dots = Array.prototype.map.call(map.querySelectorAll(".sp-cities .sp-dot, .sp-cities .sp-star, .sp-cities .sp-ring-secret, .sp-cities .sp-ring-police"), function (d) {
       return d.getBoundingClientRect();
     });
-    var spots = [[6, -4, 0], [6, 4 + fs * 0.8, 0], [-6, -4, 1], [-6, 4 + fs * 0.8, 1], [0, -7, 0.5], [0, 7 + fs * 0.8, 0.5]];
-    var ANCHOR = { 0: "start", 1: "end", 0.5: "middle" };
+    // Where a name may go: its anchor point, and how much of its width lies left of that point.
+    var spots = [[6, -4, "start", 0], [6, 4 + fs * 0.8, "start", 0], [-6, -4, "end", 1], [-6, 4 + fs * 0.8, "end", 1],
+                 [0, -7, "middle", 0.5], [0, 7 + fs * 0.8, "middle", 0.5]];
     var placed = [];
     shown.forEach(function (item) {
       var r0 = item.box, w = r0.right - r0.left, best = null;
       for (var i = 0; i < spots.length; i += 1) {
-        var dx = (spots[i][0] - 6) * s - w * spots[i][2], dy = (spots[i][1] + 4) * s;
+        var dx = (spots[i][0] - 6) * s - w * spots[i][3], dy = (spots[i][1] + 4) * s;
         var r = { left: r0.left + dx, right: r0.right + dx, top: r0.top + dy, bottom: r0.bottom + dy };
         var cost = i * 0.01;  // the usual place wins a tie
         for (var p = 0; p < placed.length; p += 1) { cost += overlap(r, placed[p]) * 4; }  // names over names are the worst
@@ -108,23 +109,20 @@
       placed.push(best.rect);
     });
     shown.forEach(function (item) {
-      if (item.spot[0] === 6 && item.spot[1] === -4) { return; }
+      if (item.spot === spots[0]) { return; }  // (where the reset above put it)
       item.text.setAttribute("x", item.spot[0].toFixed(1));
       item.text.setAttribute("y", item.spot[1].toFixed(1));
-      item.text.setAttribute("text-anchor", ANCHOR[item.spot[2]]);
+      item.text.setAttribute("text-anchor", item.spot[2]);
     });
     // The named cities are drawn last (the most important on top), so no other city's marks cover a
     // name; moved only when they are not already in that order.
     var last = map.querySelectorAll(".sp-cities > [data-node]");
     var tail = Array.prototype.slice.call(last, last.length - shown.length);
     var inOrder = tail.length === shown.length && shown.every(function (item, i) {
-      return tail[shown.length - 1 - i] === item.text.closest("[data-node]");
+      return tail[shown.length - 1 - i] === item.city;
     });
     if (inOrder) { return; }
-    shown.slice().reverse().forEach(function (item) {
-      var city = item.text.closest("[data-node]");
-      city.parentNode.appendChild(city);
-    });
+    shown.slice().reverse().forEach(function (item) { item.city.parentNode.appendChild(item.city); });
   }
 
   function start(map, whole) {
@@ -407,6 +405,6 @@
   });
   window.addEventListener("resize", apply);
   setInterval(tick, 250);
-  window.SpiesBoard = { mount: mount, zoom: zoomAt, view: function () { return state.view; }, labels: placeLabels };
+  window.SpiesBoard = { mount: mount, zoom: zoomAt, view: function () { return state.view; } };
   mount();
 })();

@@ -94,6 +94,7 @@ def pages_without_arguments(patterns: Any = None, prefix: str = "") -> list[str]
                 space = f"{prefix}{entry.namespace}:" if entry.namespace else prefix
                 names += pages_without_arguments(entry.url_patterns, space)
         elif isinstance(entry, URLPattern) and entry.name and not entry.pattern.converters:
+            # (a regular expression's named group is an argument too)
             names += [prefix + entry.name] if "(?P<" not in str(entry.pattern) else []
     return names
 
@@ -102,8 +103,8 @@ def test_every_main_page_renders(client: Any, make_user: Any) -> None:
     from spyleague.core.demo import demo_data_load
 
     demo_data_load()
+    client.force_login(User.objects.get(username="olivia"))
     for name in ["home", "clubs:list", "tournaments:list", "play:lobby", "ratings:leaderboards", "profile"]:
-        client.force_login(User.objects.get(username="olivia"))
         assert client.get(reverse(name)).status_code == 200, name
     # Every page without an argument, as each demo role and as a stranger: never a server error.
     names = pages_without_arguments()
