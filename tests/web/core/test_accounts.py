@@ -116,7 +116,7 @@ def test_every_main_page_renders(client: Any, make_user: Any) -> None:
         for name in names:
             status = client.get(reverse(name)).status_code
             assert status < 500, (username, name, status)
-    client.force_login(User.objects.get(username="pat"))  # a player seated on the demo scorepad
+    client.force_login(User.objects.get(username="pat"))  # a user with a player profile
     assert client.get(reverse("scores:pads")).status_code == 200
 
 
