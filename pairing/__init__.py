@@ -68,9 +68,14 @@ Where the brief or the rule text leaves a choice open, this package decides as f
 named in a test: ``test_ruling_<n>_...``).
 
 1. Byes in two-player Swiss go to the lowest-standing player without a bye; a second bye is only
-   given when every other pairing would give one too; avoiding a repeated pairing comes before
-   giving the bye to the lowest player, which comes before score differences.
-2. Repeats are weighed by how often the pair already met (a third meeting costs twice a second).
+   given when every present player has had one (a third when everyone has had two, and so on);
+   avoiding a repeated pairing comes before giving the bye to the lowest player, which comes before
+   score differences.
+2. Repeats are counted in pairs (a pair that met before, however often), the unit of a plan's
+   ``repeats`` and ``repeat_lower_bound``. Two-player Swiss always gives the fewest repeated pairs
+   possible and, among pairings with that many, the fewest further meetings: a third meeting is
+   worse than a second, but one pair meeting a third time beats two pairs meeting a second time.
+   Multiplayer seating weighs them in the same order.
 3. Multiplayer Swiss weighs repeated pairs above any points spread (lexicographic cost), and
    puts larger tables at the top when sizes are mixed.
 4. Seat order: seat 0 goes to whoever has sat there least (then to someone who was not in seat 0

@@ -4,26 +4,36 @@ Each present player is a vertex (plus one "bye" vertex when the count is odd). A
 encodes, in strict order of importance (each tier's unit is larger than the largest possible total
 of all lower tiers, so no amount of a lower tier can buy one unit of a higher one):
 
-1. a second bye for a player who already had one;
-2. a repeated meeting (cost per earlier meeting, so a third meeting costs twice a second);
-3. which player gets the bye: the lowest-standing player who has not had one;
-4. the score difference of the pair, squared (so two one-point floats beat one two-point float).
+1. a bye beyond the fewest: each bye the player given the bye already had beyond the fewest any
+   present player had (so a second bye only when everyone has had one, a third only when everyone
+   has had two);
+2. a repeated pair (a table whose two players met before, however often): the unit that the
+   plan's ``repeats`` and ``repeat_lower_bound`` and :func:`minimum_repeats` count, so the plan
+   always has the fewest repeated pairs possible;
+3. each further earlier meeting of a repeated pair (``k - 1`` for a pair that met ``k`` times), so
+   among pairings with the fewest repeated pairs a third meeting is worse than a second;
+4. which player gets the bye: the lowest-standing one (of those with the fewest byes, by tier 1);
+5. the score difference of the pair, squared (so two one-point floats beat one two-point float).
+
+Tier 2 counts pairs, not meetings: one pair meeting for the third time (one repeated pair) beats
+two pairs meeting for the second time (two repeated pairs), though both add two earlier meetings.
 
 The matching maximises ``C - cost`` with maximum cardinality, so it is perfect and optimal on its
 candidate edges. A complete graph of 1,000 players is far too slow for a blossom algorithm in
 Python, so the candidate edges are each player's ``candidates`` nearest-ranked non-opponents, the
 neighbouring-rank edges (so a perfect matching always exists) and the Dutch-style "top half
-against bottom half" partners within each score group; the bye vertex joins the lowest players
-without a bye. Those slide pairs cost nothing and are given to the solver as its starting matching
-(see :mod:`pairing.matching`), which is what makes a 1,000-player round take milliseconds.
+against bottom half" partners within each score group; the bye vertex joins the lowest player and
+the lowest players with the fewest byes. Those slide pairs cost nothing and are given to the solver
+as its starting matching (see :mod:`pairing.matching`), which is what makes a 1,000-player round
+take milliseconds.
 
 If the answer still repeats a pairing, events of up to 300 players are solved again on the complete
 graph, which makes the answer exactly optimal in every tier. Larger events compute the true minimum
 number of repeated pairs (``n/2`` minus a maximum matching of the never-met graph) and, while the
-answer is above it (or a second bye was avoidable), double the candidate count up to the complete
-graph; there the number of repeated pairs is minimal, though lower tiers are only optimal on the
-candidate graph. Either way a repeat is only given when every pairing of the present players that
-gives no avoidable second bye has one.
+answer is above it (or the bye went to a player without the fewest byes), double the candidate
+count up to the complete graph; there the number of repeated pairs is minimal, though lower tiers
+are only optimal on the candidate graph. Either way a repeat is only given when every pairing of
+the present players that gives the bye (if any) to a player with the fewest byes has one.
 """
 
 from __future__ import annotations
@@ -98,14 +108,14 @@ def pair_swiss(
     while True:
         mate = _solve(order, points, hist, width)
         repeats = _count_repeats(order, mate, hist)
-        if width >= n or (repeats == 0 and not _avoidable_second_bye(order, mate, hist)):
+        if width >= n or (repeats == 0 and not _avoidable_extra_bye(order, mate, hist)):
             break
         if n <= COMPLETE_UP_TO:
             width = n  # small event: solve exactly on the complete graph
             continue
         if bound is None:
             bound = minimum_repeats(order, hist)
-        if repeats <= bound and not _avoidable_second_bye(order, mate, hist):
+        if repeats <= bound and not _avoidable_extra_bye(order, mate, hist):
             break
         width *= 2
     if bound is None:
@@ -125,15 +135,22 @@ def pair_swiss(
     spread = sum((points[a] - points[b]) ** 2 for a, b in tables)
     notes: list[str] = []
     for player in byes:
-        if hist.byes_of(player):
+        had = len(hist.byes_of(player))
+        if had == 1:
             notes.append(f"player {player} gets a second bye: every present player has had one")
+        elif had > 1:
+            notes.append(f"player {player} gets another bye: every present player has had {had}")
     return RoundPlan(rnd, repeated, bound, spread, tuple(notes))
 
 
-def _avoidable_second_bye(order: list[int], mate: list[int], hist: EventHistory) -> bool:
+def _avoidable_extra_bye(order: list[int], mate: list[int], hist: EventHistory) -> bool:
+    """Whether the bye went to a player with more byes than some other present player."""
     n = len(order)
     given = [order[i] for i, j in enumerate(mate) if j == n]
-    return bool(given and hist.byes_of(given[0]) and any(not hist.byes_of(p) for p in order))
+    if not given:
+        return False
+    had = len(hist.byes_of(given[0]))
+    return had > 0 and any(len(hist.byes_of(p)) < had for p in order)
 
 
 def _count_repeats(order: list[int], mate: list[int], hist: EventHistory) -> int:
@@ -157,18 +174,27 @@ def matching_problem(
     steps = [round(points[p] * POINT_STEPS) for p in order]
     met = [hist.opponents(p) for p in order]
     byes = [len(hist.byes_of(p)) for p in order]
+    fewest_byes = min(byes)
 
+    # Each tier's unit exceeds the largest total of all lower tiers over one pairing: at most
+    # n/2 tables of squared gaps, bye positions up to n - 1, further meetings at most those of
+    # every pair that met more than once, at most n/2 repeated pairs.
     max_gap = max(steps) - min(steps)
+    further = sum(sum(m.values()) - len(m) for m in met) // 2
     tier_bye_position = (n // 2 + 1) * max_gap * max_gap + 1
-    tier_repeat = tier_bye_position * (n + 1)
-    tier_second_bye = tier_repeat * (sum(sum(m.values()) for m in met) + 1)
+    tier_extra_meeting = tier_bye_position * (n + 1)
+    tier_repeated_pair = tier_extra_meeting * (further + 1)
+    tier_extra_bye = tier_repeated_pair * (n // 2 + 1)
 
     def pair_cost(i: int, j: int) -> int:
         gap = steps[i] - steps[j]
-        return tier_repeat * met[i].get(order[j], 0) + gap * gap
+        k = met[i].get(order[j], 0)
+        if k:
+            return tier_repeated_pair + tier_extra_meeting * (k - 1) + gap * gap
+        return gap * gap
 
     def bye_cost(i: int) -> int:
-        return tier_second_bye * byes[i] + tier_bye_position * (n - 1 - i)
+        return tier_extra_bye * (byes[i] - fewest_byes) + tier_bye_position * (n - 1 - i)
 
     costs: dict[tuple[int, int], int] = {}
     complete = width >= n
@@ -194,10 +220,10 @@ def matching_problem(
     if odd:
         found = 0
         for i in range(n - 1, -1, -1):
-            if complete or i == n - 1 or (byes[i] == 0 and found < width):
+            if complete or i == n - 1 or (byes[i] == fewest_byes and found < width):
                 costs[(i, bye_vertex)] = bye_cost(i)
-                found += byes[i] == 0
-        if byes[n - 1] == 0:
+                found += byes[i] == fewest_byes
+        if byes[n - 1] == fewest_byes:
             initial.append((n - 1, bye_vertex))
             pool.pop()
     for _, group_iter in groupby(pool, key=lambda i: steps[i]):
@@ -226,8 +252,9 @@ def minimum_repeats(players: Sequence[int], history: Sequence[Round] | EventHist
 
     Every pairing uses ``n/2`` tables (with the bye as one when ``n`` is odd), and at most a
     maximum matching's worth of them can be pairs who never met, so the minimum is ``n/2`` minus
-    the size of a maximum matching in the never-met graph. The bye may go to any player who has
-    not had one (to anyone if all have), as :func:`pair_swiss` never gives an avoidable second bye.
+    the size of a maximum matching in the never-met graph. The bye may go to any player with the
+    fewest byes so far (one who has not had one, if any), as :func:`pair_swiss` never gives a bye
+    to anyone else.
     """
     hist = _as_history(history)
     n = len(players)
@@ -235,8 +262,9 @@ def minimum_repeats(players: Sequence[int], history: Sequence[Round] | EventHist
     met = [hist.opponents(p) for p in players]
     edges = [(i, j, 1) for i in range(n) for j in range(i + 1, n) if players[j] not in met[i]]
     if n % 2:
-        fresh = [i for i in range(n) if not hist.byes_of(players[i])]
-        edges.extend((i, n, 1) for i in (fresh or range(n)))
+        byes = [len(hist.byes_of(p)) for p in players]
+        fewest = min(byes)
+        edges.extend((i, n, 1) for i in range(n) if byes[i] == fewest)
     # Greedy start: every edge has the same weight, so any matching is a valid warm start.
     mate = [-1] * vertices
     initial: list[tuple[int, int]] = []

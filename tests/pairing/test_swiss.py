@@ -11,18 +11,22 @@ from pairing import EventHistory, PlayerStanding, Round, minimum_repeats, pair_s
 from .helpers import perfect_matchings, random_history, standings_of
 
 
-def cost_key(standings, history: EventHistory, tables, byes) -> tuple[int, int, int, int]:
-    """The lexicographic cost the module docstring promises to minimise."""
+def cost_key(standings, history: EventHistory, tables, byes) -> tuple[int, int, int, int, int]:
+    """The lexicographic cost the module docstring promises to minimise: byes beyond the fewest,
+    repeated pairs, further earlier meetings of those pairs, bye position, squared score gaps."""
     order = [s.player for s in standings]
     steps = {s.player: round(s.points * 10) for s in standings}
-    second_byes = sum(1 for p in byes if history.byes_of(p))
-    repeats = sum(history.times_met(a, b) for a, b in tables)
+    fewest = min(len(history.byes_of(p)) for p in order)
+    extra_byes = sum(len(history.byes_of(p)) - fewest for p in byes)
+    meetings = [len(history.met_in(a, b)) for a, b in tables]
+    repeated_pairs = sum(1 for k in meetings if k > 0)
+    further_meetings = sum(k - 1 for k in meetings if k > 1)
     bye_position = sum(len(order) - 1 - order.index(p) for p in byes)
     score = sum((steps[a] - steps[b]) ** 2 for a, b in tables)
-    return second_byes, repeats, bye_position, score
+    return extra_byes, repeated_pairs, further_meetings, bye_position, score
 
 
-def brute_force_best(standings, history: EventHistory) -> tuple[int, int, int, int]:
+def brute_force_best(standings, history: EventHistory) -> tuple[int, int, int, int, int]:
     players = [s.player for s in standings]
     vertices = players + ([-1] if len(players) % 2 else [])
     best = None
@@ -62,8 +66,9 @@ def test_pairing_is_perfect_and_lexicographically_optimal(event, candidates) -> 
     got = cost_key(standings, hist, plan.round.tables, plan.round.byes)
     if candidates >= len(standings):
         assert got == exact
-    # With narrow candidates the widening still reaches the fewest repeats (and bye rules).
-    assert got[:2] == exact[:2]
+    # With narrow candidates the widening still reaches the fewest repeated pairs (and bye rules)
+    # and, in an event this small, the fewest further meetings.
+    assert got[:3] == exact[:3]
     assert plan.repeats == minimum_repeats([s.player for s in standings], hist) == plan.repeat_lower_bound
 
 
@@ -74,7 +79,8 @@ def test_minimum_repeats_matches_brute_force(event) -> None:
     hist = EventHistory(history)
     players = [s.player for s in standings]
     vertices = players + ([-1] if len(players) % 2 else [])
-    fresh = [p for p in players if not hist.byes_of(p)] or players
+    fewest_byes = min(len(hist.byes_of(p)) for p in players)
+    fresh = [p for p in players if len(hist.byes_of(p)) == fewest_byes]
     fewest = min(
         sum(1 for a, b in m if -1 not in (a, b) and hist.times_met(a, b))
         for m in perfect_matchings(vertices)
@@ -130,6 +136,32 @@ def test_ruling_1_avoiding_a_repeat_outranks_bye_to_the_lowest() -> None:
     assert plan.round.byes in ((0,), (1,))
 
 
+def test_ruling_1_third_bye_only_when_everyone_has_had_two() -> None:
+    # Found by Hypothesis. Everyone has had a bye and 101 two. 101 has met everyone, so only a
+    # third bye for 101 would avoid a repeat; it goes to 104 instead (the lowest of the others),
+    # and the proven minimum, counted with the same rule, is that one repeat.
+    standings = [PlayerStanding(p) for p in range(100, 105)]
+    history = [
+        Round(((102, 101), (104, 100)), byes=(103,)),
+        Round(((100, 101), (103, 102)), byes=(104,)),
+        Round(((100, 102), (104, 103)), byes=(101,)),
+        Round(((104, 101), (103, 102)), byes=(100,)),
+        Round(((104, 100), (103, 101)), byes=(102,)),
+        Round(((103, 102), (104, 100)), byes=(101,)),
+    ]
+    assert minimum_repeats([s.player for s in standings], history) == 1
+    for candidates in (1, 2, 24):
+        plan = pair_swiss(standings, history, seed=1, candidates=candidates)
+        assert plan.round.byes == (104,)
+        assert {tuple(sorted(t)) for t in plan.round.tables} == {(101, 102), (100, 103)}
+        assert plan.repeats == plan.repeat_lower_bound == 1
+        assert plan.notes == ("player 104 gets a second bye: every present player has had one",)
+    # Once 104 has had its second bye, the next one goes to a player with one bye only.
+    history.append(plan.round)
+    plan = pair_swiss(standings, history, seed=1)
+    assert plan.round.byes[0] in (100, 102, 103)
+
+
 def test_byes_at_most_once_while_avoidable_over_a_whole_event() -> None:
     rng = random.Random(7)
     players = list(range(9))
@@ -147,8 +179,8 @@ def test_byes_at_most_once_while_avoidable_over_a_whole_event() -> None:
 
 
 def test_ruling_2_third_meeting_costs_more_than_second() -> None:
-    # 0-1 met twice, 2-3 met once; pairing 0-1 or 2-3 is forced for one of the pairs... here all
-    # four met, so two repeats are forced; the pairing avoids the pair that met twice.
+    # Everyone has met, so two repeated pairs are forced; 0-1 and 2-3 met twice, so the pairing
+    # avoids them (their third meetings) for two second meetings.
     history = [
         Round(((0, 1), (2, 3))),
         Round(((0, 1), (2, 3))),
@@ -157,6 +189,32 @@ def test_ruling_2_third_meeting_costs_more_than_second() -> None:
     ]
     plan = pair_swiss([PlayerStanding(p) for p in range(4)], history)
     assert {tuple(sorted(t)) for t in plan.round.tables} != {(0, 1), (2, 3)}
+
+
+def test_ruling_2_fewest_repeated_pairs_before_fewest_meetings() -> None:
+    # Found by Hypothesis. Only 102 has had no bye, so it gets it; of 100, 101, 103 and 104,
+    # 100-101 and 103-104 met once, 100-103 and 101-103 twice, 101-104 and 100-104 never. Pairing
+    # 100-101 and 103-104 makes two second meetings, two repeated pairs; pairing one of the twice-met
+    # pairs with a never-met one makes one third meeting, one repeated pair: that is the minimum.
+    standings = [PlayerStanding(104, 0.5)] + [PlayerStanding(p) for p in (100, 101, 102, 103)]
+    history = [
+        Round(((104, 102), (100, 103)), byes=(101,)),
+        Round(((101, 103), (102, 100)), byes=(104,)),
+        Round(((104, 102), (101, 100)), byes=(103,)),
+        Round(((103, 101), (102, 100)), byes=(104,)),
+        Round(((103, 104), (101, 102)), byes=(100,)),
+        Round(((103, 100), (102, 101)), byes=(104,)),
+    ]
+    players = [s.player for s in standings]
+    assert minimum_repeats(players, history) == 1
+    for candidates in (1, 2, 24):
+        plan = pair_swiss(standings, history, seed=1, candidates=candidates)
+        assert plan.round.byes == (102,)
+        pairs = {tuple(sorted(t)) for t in plan.round.tables}
+        assert pairs in ({(100, 103), (101, 104)}, {(100, 104), (101, 103)})
+        assert plan.repeats == plan.repeat_lower_bound == 1
+        assert plan.repeats_minimal
+        assert [p.rounds for p in plan.repeated_pairs] in ([(1, 6)], [(2, 4)])
 
 
 def test_seats_alternate_so_starts_stay_balanced() -> None:
@@ -206,11 +264,13 @@ def test_thousand_players_after_eight_rounds_pair_perfectly_without_repeats() ->
 @settings(max_examples=25, deadline=None)
 @given(st.integers(1, 6).map(lambda k: 2 * k + 1), st.integers(0, 10**6))
 def test_no_second_bye_while_someone_has_none(n, seed) -> None:
+    # Over two cycles of byes: nobody gets a second bye while someone has none, nor a third while
+    # someone has one.
     rng = random.Random(seed)
     players = list(range(n))
     points = dict.fromkeys(players, 0.0)
     history: list[Round] = []
-    for number in range(n):
+    for number in range(2 * n):
         plan = pair_swiss(standings_of(points), history, seed=number)
         history.append(plan.round)
         for a, b in plan.round.tables:
@@ -218,7 +278,7 @@ def test_no_second_bye_while_someone_has_none(n, seed) -> None:
         for p in plan.round.byes:
             points[p] += 3
         byes = Counter(p for r in history for p in r.byes)
-        assert max(byes.values()) == 1
+        assert max(byes.values()) - min(byes[p] for p in players) <= 1
 
 
 def test_swiss_round_dispatches_on_table_size() -> None:
