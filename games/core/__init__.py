@@ -1,7 +1,7 @@
 """Shared pieces of the rules engines: the protocol, errors, seeded chance, options, bots."""
 
 from .actions import is_listed, same_json
-from .bots import Bot, RandomBot
+from .bots import Bot, RandomBot, play_out
 from .chance import chance, shuffled
 from .errors import IllegalAction, InvalidOptions, UnknownGame
 from .log import LogEntry, log_events
@@ -25,6 +25,7 @@ __all__ = [
     "is_listed",
     "log_events",
     "places_from_scores",
+    "play_out",
     "replay",
     "same_json",
     "shuffled",

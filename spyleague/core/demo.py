@@ -67,9 +67,13 @@ def _play_round(event: Event, organiser: User, scorer: User, rng: random.Random,
     for table in rnd.tables.filter(is_bye=False).prefetch_related("seats__entrant__player"):
         seats = list(table.seats.all())
         if event.game == "black-spy":
-            # A finished game to the end value: one player at or past 150, the others below.
-            scores = [float(rng.randrange(40, 146, 5)) for _ in seats]
-            scores[rng.randrange(len(seats))] = float(rng.randrange(150, 181, 5))
+            # A real game's totals (random bots, a few milliseconds): sheets are checked against
+            # what whole deals to the end value can give.
+            from games import get_engine
+            from games.core import play_out
+
+            outcome = play_out(get_engine(event.game), len(seats), rng.randrange(2**31), event.options)
+            scores = [float(score) for score in outcome.scores]
         else:
             scores = [float(rng.randint(-6, 12)) for _ in seats]
             while len(set(scores)) < len(scores):

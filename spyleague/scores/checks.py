@@ -11,6 +11,12 @@ player held, each Spies! power's victory points and money. Such a game has "shee
 (``sheet_extras``, keyed by slug like ``GAME_CHECKS``): the extra fields of the form, their
 check in the game's own words, and the places and scores worked out from them. ``sheet_check``
 is the one entry point for every game, with or without extras.
+
+A sheet is checked against how the table played (``Conditions``): the variants of its event (or
+of its scorepad) and whether it was stopped on time. Black Spy's totals must be ones that whole
+deals under those variants give (``games.black_spy.final_totals``), someone having reached the end
+value unless the table was stopped on time; when the variants are not known the totals are not
+checked against them, so a real result is never refused for want of them.
 """
 
 from __future__ import annotations
@@ -30,7 +36,23 @@ class Line:
     place: int | None
 
 
-GameCheck = Callable[[Sequence[Line]], list[str]]
+@dataclass(frozen=True)
+class Conditions:
+    """How the table played, beyond its sheet.
+
+    ``options``: the game's variants and settings (the engine's option names), or None when they are
+    not known, and then the checks that depend on them are left out. ``stopped``: the table was
+    stopped on time, before the game ended by its rules (only Black Spy sheets say so).
+    """
+
+    options: Mapping[str, Any] | None = None
+    stopped: bool = False
+
+
+# The games whose sheet may say the table was stopped on time.
+STOPPED_ON_TIME = frozenset({"black-spy"})
+
+GameCheck = Callable[[Sequence[Line], Conditions], list[str]]
 
 
 @dataclass(frozen=True)
@@ -93,7 +115,7 @@ def sheet_extras(game: str) -> SheetExtras | None:
     return SHEET_EXTRAS.get(game)
 
 
-def _mister_spy(lines: Sequence[Line]) -> list[str]:
+def _mister_spy(lines: Sequence[Line], conditions: Conditions) -> list[str]:
     from games.mister_spy.scoresheet import check_sheet
 
     if any(line.score is None for line in lines):
@@ -104,7 +126,24 @@ def _mister_spy(lines: Sequence[Line]) -> list[str]:
     ]
 
 
-GAME_CHECKS: dict[str, GameCheck] = {"mister-spy": _mister_spy}
+def _black_spy(lines: Sequence[Line], conditions: Conditions) -> list[str]:
+    """Totals that whole deals under the table's variants give, the game ending there."""
+    from games.black_spy.final_totals import check_totals
+    from games.black_spy.scorepad import ScoreRules
+    from games.core import InvalidOptions
+
+    if conditions.options is None or any(line.score is None for line in lines):
+        return []  # variants unknown, or places only: nothing to check the totals against
+    try:
+        rules = ScoreRules.from_options(len(lines), conditions.options)
+    except InvalidOptions:
+        return []  # the event's own settings are wrong: a result is not refused for them
+    totals = [int(line.score or 0) for line in lines]
+    names = [line.name for line in lines]
+    return list(check_totals(totals, rules, stopped=conditions.stopped, names=names).problems)
+
+
+GAME_CHECKS: dict[str, GameCheck] = {"mister-spy": _mister_spy, "black-spy": _black_spy}
 
 
 def sheet_places(game: str, lines: Sequence[Line]) -> list[int]:
@@ -134,15 +173,31 @@ def _ordinal(place: int) -> str:
     return f"{place}{suffix}"
 
 
-def sheet_check(game: str, lines: Sequence[Line], sheet: Any = None) -> Checked:
+def _stopped_problems(game: str, conditions: Conditions) -> list[str]:
+    if conditions.stopped and game not in STOPPED_ON_TIME:
+        return [
+            f"Only a Black Spy table is marked as stopped on time; a {game_info(game).title} sheet says "
+            "how the game ended in its own scores: leave out 'stopped'."
+        ]
+    return []
+
+
+def sheet_check(
+    game: str, lines: Sequence[Line], sheet: Any = None, *, conditions: Conditions | None = None
+) -> Checked:
     """Check a sheet for any game: the problems, or the places and scores to record by seat.
 
     For a game with sheet extras the places and scores come from ``sheet``; a line may still give
     them (the API allows it), and then they must agree with what the sheet works out.
+    ``conditions``: how the table played (its variants, stopped on time); unknown when left out.
     """
+    conditions = conditions or Conditions()
     extras = sheet_extras(game)
+    stopped = _stopped_problems(game, conditions)
+    if stopped:
+        return Checked([Problem(m) for m in stopped])
     if extras is None:
-        messages = sheet_problems(game, lines)
+        messages = sheet_problems(game, lines, conditions)
         if sheet is not None:
             messages.append(
                 f"A {game_info(game).title} sheet holds a score and a place for each player and nothing "
@@ -177,7 +232,7 @@ def sheet_check(game: str, lines: Sequence[Line], sheet: Any = None) -> Checked:
     return Checked(problems) if problems else checked
 
 
-def sheet_problems(game: str, lines: Sequence[Line]) -> list[str]:
+def sheet_problems(game: str, lines: Sequence[Line], conditions: Conditions | None = None) -> list[str]:
     info = game_info(game)
     problems = _table_problems(game, lines)
     n = len(lines)
@@ -211,5 +266,5 @@ def sheet_problems(game: str, lines: Sequence[Line]) -> list[str]:
                 )
     check = GAME_CHECKS.get(game)
     if check is not None and not problems:
-        problems.extend(check(lines))
+        problems.extend(check(lines, conditions or Conditions()))
     return problems

@@ -5,6 +5,8 @@ from typing import Any
 
 from django.test import TestCase
 
+from games import get_engine
+from games.core import play_out
 from spyleague.clubs.models import Membership, Player, Role
 from spyleague.scores.services import EntryLine, result_confirm, result_enter
 from spyleague.tournaments import services
@@ -43,7 +45,7 @@ def _play_round(event: Event, organiser: Any, rng: random.Random) -> Round:
     rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
     for table in rnd.tables.filter(is_bye=False).prefetch_related("seats__entrant__player"):
         seats = list(table.seats.all())
-        scores = rng.sample(range(100), len(seats))
+        scores = distinct_scores(event, len(seats), rng)
         result = result_enter(
             user=organiser,
             game=event.game,
@@ -54,6 +56,17 @@ def _play_round(event: Event, organiser: Any, rng: random.Random) -> Round:
         result_confirm(user=organiser, result=result)
     rnd.refresh_from_db()
     return rnd
+
+
+def distinct_scores(event: Event, seats: int, rng: random.Random) -> list[int]:
+    """Scores without ties that the game's sheet accepts: a real Black Spy game's totals (the
+    sheet checks them against whole deals), random numbers for the other games."""
+    if event.game != "black-spy":
+        return rng.sample(range(100), seats)
+    while True:
+        outcome = play_out(get_engine(event.game), seats, rng.randrange(2**31), event.options)
+        if len(set(outcome.scores)) == seats:
+            return [int(score) for score in outcome.scores]
 
 
 def pairs_of(rnd: Round) -> set[frozenset[int]]:
