@@ -10,10 +10,13 @@ deployment that passes ``manage.py check --deploy``.
 from __future__ import annotations
 
 import os
+import tempfile
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
 import django_stubs_ext
+from django.utils.csp import CSP
 
 # Lets admin classes and querysets take type arguments at run time (ModelAdmin[Club]).
 django_stubs_ext.monkeypatch()
@@ -62,11 +65,14 @@ INSTALLED_APPS = [
     "spyleague.play",
     "spyleague.ratings",
     "spyleague.api",
+    "axes",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",  # the policy: SECURE_CSP below
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "spyleague.core.middleware.BadInput",  # before anything reads the request: see its docstring
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -74,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "axes.middleware.AxesMiddleware",  # turns a login lockout into the 429 page (AXES_* below)
     "spyleague.core.middleware.one_thread_per_request",  # last: see its docstring
 ]
 
@@ -91,6 +98,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",  # csp_nonce for inline <script>/<style>
                 "spyleague.core.context_processors.site",
             ],
         },
@@ -145,7 +153,13 @@ else:
             # database: that one refuses a write while another thread reads instead of waiting
             # for it, which the live-server browser tests (a bot thread beside the page's
             # requests) would meet now and then. A file waits, as the site's own database does.
-            "TEST": {"NAME": os.environ.get("SQLITE_TEST_PATH", str(BASE_DIR / ".test-db.sqlite3"))},
+            # Its name carries the process id, so two test runs at once never share one.
+            "TEST": {
+                "NAME": os.environ.get(
+                    "SQLITE_TEST_PATH",
+                    str(Path(tempfile.gettempdir()) / f"spyleague-test-{os.getpid()}.sqlite3"),
+                )
+            },
         }
     }
 
@@ -160,6 +174,26 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+
+# Logins are rate limited (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username
+# from one address, that username is locked out from that address (others, and that username
+# from elsewhere, still log in) for AXES_COOLOFF_TIME, with a page saying so (status 429). A
+# successful login clears the count. Only password logins count: API tokens and sessions are
+# not checked again. The client's address is the socket's (REMOTE_ADDR): behind the HTTPS proxy
+# let the server take it from X-Forwarded-For (FORWARDED_ALLOW_IPS, see .env.example), or every
+# client would share the proxy's address.
+AUTHENTICATION_BACKENDS = [
+    "spyleague.core.lockout.LoginLockoutBackend",  # first: refuses a locked-out login
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+# A locked-out client that keeps trying is not kept out for longer: the page's time holds.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False  # no banner on every manage.py command
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
@@ -211,8 +245,13 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "spyleague.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "DEFAULT_PAGINATION_CLASS": "spyleague.api.pagination.LimitOffsetPage",
     "PAGE_SIZE": 100,
     "EXCEPTION_HANDLER": "spyleague.api.errors.exception_handler",
 }
@@ -235,6 +274,35 @@ if env_bool("SECURE_PROXY_SSL_HEADER", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (Django's own middleware). Scripts come only from the site's static
+# files, or from an inline <script> that carries the request's nonce ({% csp_nonce_attr %}):
+# no eval, no inline event handlers (htmx runs with allowEval off, see base.html). Stylesheets
+# the same way. Style *attributes* are allowed (style-src-attr): pages draw their data with them
+# (bar widths, player colours, a piece's place on a board); an attribute cannot run script nor
+# select other elements, and default-src 'self' keeps it from loading anything from elsewhere.
+# The API docs pages (Swagger UI, ReDoc) run under this policy too, with nonces in their templates
+# (templates/drf_spectacular/).
+SECURE_CSP: dict[str, list[str]] = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF, CSP.NONCE],
+    "style-src": [CSP.SELF, CSP.NONCE],
+    "style-src-attr": [CSP.UNSAFE_INLINE],
+    "img-src": [CSP.SELF, "data:"],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
+# ReDoc (/api/redoc/) needs more, on its page alone (spyleague/urls.py): its bundle adds <style>
+# elements as it loads, before it can be given the nonce; it builds its search index in a worker
+# made from a blob; and it shows Redocly's logo from Redocly's site. Scripts stay as strict.
+API_REDOC_CSP: dict[str, list[str]] = {
+    **SECURE_CSP,
+    "style-src": [CSP.SELF, CSP.UNSAFE_INLINE],
+    "worker-src": [CSP.SELF, "blob:"],
+    "img-src": [CSP.SELF, "data:", "https://cdn.redoc.ly"],
+}
 
 LOGGING = {
     "version": 1,

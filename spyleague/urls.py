@@ -1,6 +1,8 @@
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from .core import views as core
@@ -13,7 +15,7 @@ urlpatterns = [
     path("accounts/profile/", core.profile, name="profile"),
     path("accounts/token/", core.token_create, name="token-create"),
     path("health/", core.health, name="health"),
-    path("jobs/<int:pk>/", core.job_status, name="job"),
+    path("jobs/<id:pk>/", core.job_status, name="job"),
     path("demo/", core.demo_load, name="demo-load"),
     path("clubs/", include("spyleague.clubs.urls")),
     path("events/", include("spyleague.tournaments.urls")),
@@ -23,7 +25,12 @@ urlpatterns = [
     path("api/", include("spyleague.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    path(
+        "api/redoc/",
+        # ReDoc's own Content-Security-Policy: see API_REDOC_CSP in settings.
+        csp_override(settings.API_REDOC_CSP)(SpectacularRedocView.as_view(url_name="api-schema")),
+        name="api-redoc",
+    ),
     path("admin/", admin.site.urls),
 ]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,24 +43,60 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.fixture
-def page(browser: Any, live_server: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+# Every page of every browser test runs under the site's Content-Security-Policy, watched: a
+# violation (an inline script or handler without the nonce, a style or font from elsewhere, eval)
+# and htmx refusing to evaluate code (allowEval is off) are written to the console, where
+# ``watch`` collects them, and the test fails. (Playwright's init scripts are not subject to the
+# page's policy.)
+CSP_WATCH = """
+document.addEventListener("securitypolicyviolation", (e) => {
+  console.error(`CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "(inline)"}`
+    + ` in ${e.sourceFile || document.location.pathname}:${e.lineNumber}`
+    + (e.sample ? ` (${e.sample})` : ""));
+});
+document.addEventListener("htmx:evalDisallowedError", (e) => {
+  console.error(`CSP violation: htmx was asked to evaluate code on ${e.target.outerHTML.slice(0, 120)}`);
+});
+"""
+CSP_SIGNS = ("CSP violation:", "Content Security Policy", "Content-Security-Policy")
+
+
+def watch(page: Any) -> list[str]:
+    """The page's CSP violations so far (a list that fills as they happen)."""
+    found: list[str] = []
+
+    def seen(message: Any) -> None:
+        if message.type == "error" and any(sign in message.text for sign in CSP_SIGNS):
+            found.append(message.text)
+
+    page.on("console", seen)
+    return found
+
+
+@contextmanager
+def watched_page(browser: Any, **options: Any) -> Iterator[Any]:
+    context = browser.new_context(**options)
+    context.add_init_script(CSP_WATCH)
     context.set_default_timeout(10_000)
     page = context.new_page()
+    page.csp_violations = watch(page)
     yield page
     context.close()
+    if page.csp_violations:
+        pytest.fail("The Content-Security-Policy was violated:\n" + "\n".join(page.csp_violations))
+
+
+@pytest.fixture
+def page(browser: Any, live_server: Any) -> Iterator[Any]:
+    with watched_page(browser, viewport={"width": 1280, "height": 900}, base_url=live_server.url) as page:
+        yield page
 
 
 @pytest.fixture
 def phone(browser: Any, live_server: Any) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, base_url=live_server.url, is_mobile=True, has_touch=True
-    )
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    yield page
-    context.close()
+    options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    with watched_page(browser, base_url=live_server.url, **options) as page:
+        yield page
 
 
 def shot(page: Any, name: str) -> Path:
