@@ -2,6 +2,10 @@
 
 from typing import Any
 
+from django.core.exceptions import BadRequest
+from django.core.exceptions import ValidationError as DjangoValidationError
+from drf_spectacular.utils import OpenApiResponse, extend_schema_field
+from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -9,6 +13,58 @@ from games import IllegalAction, InvalidOptions
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    if isinstance(exc, IllegalAction | InvalidOptions):
+    if isinstance(exc, IllegalAction | InvalidOptions | BadRequest):
         return Response({"detail": str(exc)}, status=400)
+    if isinstance(exc, DjangoValidationError):
+        # A service's refusal that a view did not translate: still a 400 in words, never a 500.
+        errors = exc.message_dict if hasattr(exc, "error_dict") else None
+        return Response({"detail": " ".join(exc.messages), **({"errors": errors} if errors else {})}, 400)
     return drf_exception_handler(exc, context)
+
+
+# --- the error responses as the schema documents them --------------------------------------
+
+
+@extend_schema_field({"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]})
+class DetailField(serializers.JSONField):
+    """The reason in words: one sentence, or a list of them when there are several."""
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """A refusal, in words."""
+
+    detail = serializers.CharField(help_text="Why, in words.")
+
+
+class BadRequestSerializer(serializers.Serializer[Any]):
+    """What was wrong with the request. A body that does not fit the operation's fields is
+    answered field by field, under each field's name (``{"table_size": ["..."]}``, nested as
+    the body is); a request the site refuses as a whole says why in ``detail``."""
+
+    detail = DetailField(required=False, help_text="Why, in words.")
+    # DRF takes declared fields off the class, so this documents the "errors" key without hiding
+    # Serializer.errors (which mypy cannot know).
+    errors = serializers.DictField(  # type: ignore[assignment]
+        required=False, help_text="The problems by field, in words."
+    )
+
+
+_REASONS: dict[int, tuple[type[serializers.Serializer[Any]], str]] = {
+    400: (
+        BadRequestSerializer,
+        "Refused: the request could not be read (not JSON, a NUL character, nesting too deep) "
+        "or breaks a rule; nothing was changed.",
+    ),
+    403: (ErrorSerializer, "Not logged in, or not allowed to (no role for it in the club, not your seat)."),
+    404: (ErrorSerializer, "There is no such object."),
+    409: (ErrorSerializer, "The match has moved on since the version sent; nothing was applied."),
+}
+
+
+def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
+    """The documented error responses of an operation: 400 always (any address or body with a
+    NUL character is refused), and the other ``codes`` it can answer."""
+    return {
+        code: OpenApiResponse(_REASONS[code][0], description=_REASONS[code][1])
+        for code in sorted({400, *codes})
+    }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers, status
@@ -15,6 +16,7 @@ from rest_framework.response import Response
 from ..play import services
 from ..play.models import Match
 from ..play.selectors import match_picture
+from .errors import error_responses
 
 
 class Rejected(APIException):
@@ -55,18 +57,43 @@ class ActionInSerializer(serializers.Serializer[Any]):
     )
 
 
+class StartInSerializer(serializers.Serializer[Any]):
+    fill_with = serializers.CharField(
+        required=False, help_text="The bot for empty seats (default heuristic)."
+    )
+
+
+class MatchSeatOutSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField(help_text="The seat, 0 first.")
+    player = serializers.CharField(
+        allow_null=True, help_text="Who sits there; null for a bot or a free seat."
+    )
+    bot = serializers.CharField(allow_null=True, help_text="The bot that plays the seat, if any.")
+
+
 class MatchOutSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     game = serializers.CharField()
-    status = serializers.CharField()
-    version = serializers.IntegerField()
+    status = serializers.CharField(help_text=f"One of {', '.join(Match.Status.values)}.")
+    version = serializers.IntegerField(help_text="Moves applied so far.")
     seat = serializers.IntegerField(allow_null=True, help_text="Your seat; null when you watch.")
-    to_act = serializers.ListField(child=serializers.IntegerField())
+    to_act = serializers.ListField(child=serializers.IntegerField(), help_text="The seats to act now.")
     legal = serializers.ListField(child=serializers.DictField(), help_text="Your legal actions now.")
     view = serializers.DictField(help_text="What your seat may see.")
-    outcome = serializers.DictField(allow_null=True)
-    seats = serializers.ListField(child=serializers.DictField())
-    deadline = serializers.CharField(allow_null=True)
+    outcome = serializers.DictField(allow_null=True, help_text="Places and scores by seat, once over.")
+    seats = MatchSeatOutSerializer(many=True)
+    deadline = serializers.DateTimeField(allow_null=True, help_text="When the seats to act run out of time.")
+
+
+class MoveOutSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    action = serializers.DictField()
+
+
+class ReplayOutSerializer(MatchOutSerializer):
+    step = serializers.IntegerField(help_text="Moves applied in this picture.")
+    moves = MoveOutSerializer(many=True, help_text="The whole move log.")
 
 
 def _picture(request: Request, match: Match, upto: int | None = None) -> dict[str, Any]:
@@ -74,7 +101,7 @@ def _picture(request: Request, match: Match, upto: int | None = None) -> dict[st
     return match_picture(match=match, seat=seat, upto=upto).as_dict()
 
 
-@extend_schema(request=MatchInSerializer, responses=MatchOutSerializer)
+@extend_schema(request=MatchInSerializer, responses={201: MatchOutSerializer, **error_responses(403)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_create(request: Request) -> Response:
@@ -85,21 +112,22 @@ def match_create(request: Request) -> Response:
         bots = {int(seat): name for seat, name in (data.get("bots") or {}).items()}
     except ValueError as exc:
         raise Rejected("Bot seats are numbers.", 400) from exc
-    match = _call(
-        services.match_create,
-        user=request.user,
-        game=data["game"],
-        seats=data["seats"],
-        options=data.get("options") or {},
-        bots=bots,
-    )
-    if data["start"]:
-        _call(services.match_start, user=request.user, match_id=match.pk, fill_with=data.get("fill_with"))
+    with transaction.atomic():  # a match that cannot start as asked is not left behind
+        match = _call(
+            services.match_create,
+            user=request.user,
+            game=data["game"],
+            seats=data["seats"],
+            options=data.get("options") or {},
+            bots=bots,
+        )
+        if data["start"]:
+            _call(services.match_start, user=request.user, match_id=match.pk, fill_with=data.get("fill_with"))
     match.refresh_from_db()
     return Response(_picture(request, match), status=status.HTTP_201_CREATED)
 
 
-@extend_schema(responses=MatchOutSerializer)
+@extend_schema(responses={200: MatchOutSerializer, **error_responses(404)})
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def match_detail(request: Request, pk: int) -> Response:
@@ -107,7 +135,7 @@ def match_detail(request: Request, pk: int) -> Response:
     return Response(_picture(request, get_object_or_404(Match, pk=pk)))
 
 
-@extend_schema(request=None, responses=MatchOutSerializer)
+@extend_schema(request=None, responses={200: MatchOutSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_join(request: Request, pk: int) -> Response:
@@ -115,7 +143,7 @@ def match_join(request: Request, pk: int) -> Response:
     return Response(_picture(request, get_object_or_404(Match, pk=pk)))
 
 
-@extend_schema(request=None, responses=MatchOutSerializer)
+@extend_schema(request=StartInSerializer, responses={200: MatchOutSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_start(request: Request, pk: int) -> Response:
@@ -124,7 +152,9 @@ def match_start(request: Request, pk: int) -> Response:
     return Response(_picture(request, get_object_or_404(Match, pk=pk)))
 
 
-@extend_schema(request=ActionInSerializer, responses=MatchOutSerializer)
+@extend_schema(
+    request=ActionInSerializer, responses={200: MatchOutSerializer, **error_responses(403, 404, 409)}
+)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_act(request: Request, pk: int) -> Response:
@@ -143,7 +173,7 @@ def match_act(request: Request, pk: int) -> Response:
 
 @extend_schema(
     parameters=[OpenApiParameter("step", int, description="Moves applied (0 = the start)")],
-    responses=MatchOutSerializer,
+    responses={200: ReplayOutSerializer, **error_responses(404)},
 )
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from copy import copy
 from typing import Any
 
 from rest_framework import serializers
@@ -80,22 +81,17 @@ class EventSerializer(serializers.ModelSerializer[Event]):
         read_only_fields = ["status", "created"]
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        from ..tournaments.services import table_size_problem
-
-        game = attrs.get("game", getattr(self.instance, "game", None))
-        size = attrs.get("table_size", getattr(self.instance, "table_size", None))
-        if game and size is not None and (problem := table_size_problem(game=game, table_size=size)):
-            raise serializers.ValidationError({"table_size": problem})
-        from pairing.standings import TIEBREAKS
-
-        tiebreaks = attrs.get("tiebreaks") or []
-        if not isinstance(tiebreaks, list) or any(t not in TIEBREAKS for t in tiebreaks):
-            raise serializers.ValidationError({"tiebreaks": f"Choose tiebreaks from {', '.join(TIEBREAKS)}."})
-        points = attrs.get("points_by_place") or []
-        if points and (not isinstance(points, list) or len(points) != size):
-            raise serializers.ValidationError(
-                {"points_by_place": f"Give {size} numbers, one for each place."}
-            )
+        """The settings are checked as the event will store them (``Event.settings_problems``)."""
+        if self.instance is not None and "club" in attrs and attrs["club"] != self.instance.club:
+            raise serializers.ValidationError({"club": "An event stays in the club that runs it."})
+        candidate = copy(self.instance) if self.instance is not None else Event()
+        for field, value in attrs.items():
+            setattr(candidate, field, value)
+        if self.instance is not None and "table_size" in attrs and "points_by_place" not in attrs:
+            candidate.points_by_place = []  # the new size's defaults, as ``event_update`` sets them
+        problems = candidate.settings_problems()
+        if problems:
+            raise serializers.ValidationError(problems)
         return attrs
 
 

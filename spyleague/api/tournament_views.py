@@ -6,20 +6,28 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_field
+from drf_spectacular.utils import (
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import permissions, serializers, status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ..clubs.models import Player
+from ..clubs.models import Player, Role
+from ..clubs.selectors import has_club_role
 from ..scores import services as results
 from ..scores.models import Result
 from ..tournaments import services
 from ..tournaments.models import Entrant, Event, Round, Table
 from ..tournaments.selectors import rounds_get, standings_get
+from .errors import error_responses
 from .serializers import EntrantSerializer, JobSerializer
 
 
@@ -144,13 +152,39 @@ class ResultInSerializer(serializers.Serializer[Any]):
         "the places and scores are worked out. A line's score and place may then be left out; if "
         "given, they must agree with it.",
     )
+    stopped = serializers.BooleanField(
+        default=None,
+        allow_null=True,
+        help_text="Black Spy only: true when the table was stopped on time, before anyone reached the "
+        "end value. Either way the totals must be what whole deals under the event's variants give; "
+        "without it someone must have reached the end value. Kept on the result: a correction that "
+        "leaves it out (or sends null) keeps the mark it has.",
+    )
+
+
+class ResultLineOutSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(help_text="The player's id")
+    name = serializers.CharField()
+    place = serializers.IntegerField(allow_null=True)
+    score = serializers.FloatField(allow_null=True)
 
 
 class ResultOutSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
-    status = serializers.CharField()
-    lines = serializers.ListField(child=serializers.DictField())
+    status = serializers.ChoiceField(choices=Result.Status.choices)
+    lines = ResultLineOutSerializer(many=True, help_text="One line for each seat, in seat order.")
     sheet = GameSheetField(required=False, help_text="The game's own sheet as entered (Spycatcher, Spies!).")
+
+
+class ResultTakenSerializer(serializers.Serializer[Any]):
+    detail = serializers.CharField(help_text="Why, in words.")
+    result = ResultOutSerializer(help_text="The result entered first, which stands: check it or confirm it.")
+
+
+class SwapOutSerializer(RoundOutSerializer):
+    warnings = serializers.ListField(
+        child=serializers.CharField(), help_text="What the swap does that may not be wanted (a repeat)."
+    )
 
 
 def _result_data(result: Result) -> dict[str, Any]:
@@ -161,7 +195,17 @@ def _result_data(result: Result) -> dict[str, Any]:
     return out
 
 
-@extend_schema(request=RegisterSerializer, responses=EntrantSerializer)
+def _table(request: Request, table_id: int) -> Table:
+    """The table, or 404; a draft round's tables are the organisers' alone."""
+    table = get_object_or_404(Table.objects.select_related("round__event__club"), pk=table_id)
+    if table.round.status == Round.Status.DRAFT and not has_club_role(
+        user=request.user, club=table.round.event.club, role=Role.ORGANISER
+    ):
+        raise Http404("No such table.")
+    return table
+
+
+@extend_schema(request=RegisterSerializer, responses={201: EntrantSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def event_register(request: Request, pk: int) -> Response:
@@ -177,7 +221,7 @@ def event_register(request: Request, pk: int) -> Response:
     return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request=None, responses=EntrantSerializer)
+@extend_schema(request=None, responses={200: EntrantSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def entrant_check_in(request: Request, pk: int, entrant_id: int) -> Response:
@@ -187,7 +231,7 @@ def entrant_check_in(request: Request, pk: int, entrant_id: int) -> Response:
     )
 
 
-@extend_schema(request=None, responses=EntrantSerializer)
+@extend_schema(request=None, responses={200: EntrantSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def entrant_drop(request: Request, pk: int, entrant_id: int) -> Response:
@@ -195,7 +239,7 @@ def entrant_drop(request: Request, pk: int, entrant_id: int) -> Response:
     return Response(EntrantSerializer(_call(services.entrant_drop, user=request.user, entrant=entrant)).data)
 
 
-@extend_schema(request=None, responses=JobSerializer)
+@extend_schema(request=None, responses={202: JobSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def event_pair(request: Request, pk: int) -> Response:
@@ -233,22 +277,19 @@ def _round_data(rnd: Round) -> dict[str, Any]:
     }
 
 
-@extend_schema(responses=RoundOutSerializer(many=True))
+@extend_schema(responses={200: RoundOutSerializer(many=True), **error_responses(404)})
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def event_rounds(request: Request, pk: int) -> Response:
     """Published rounds for everyone; the organisers also see the draft."""
     event = get_object_or_404(Event, pk=pk)
-    from ..clubs.models import Role
-    from ..clubs.selectors import has_club_role
-
     rounds = rounds_get(event=event)
     if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
         rounds = rounds.exclude(status=Round.Status.DRAFT)
     return Response([_round_data(r) for r in rounds])
 
 
-@extend_schema(request=None, responses=RoundOutSerializer)
+@extend_schema(request=None, responses={200: RoundOutSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def round_publish(request: Request, pk: int, number: int) -> Response:
@@ -257,7 +298,7 @@ def round_publish(request: Request, pk: int, number: int) -> Response:
     return Response(_round_data(rounds_get(event=rnd.event).get(number=number)))
 
 
-@extend_schema(request=SwapSerializer, responses=RoundOutSerializer)
+@extend_schema(request=SwapSerializer, responses={200: SwapOutSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def round_swap(request: Request, pk: int, number: int) -> Response:
@@ -270,7 +311,7 @@ def round_swap(request: Request, pk: int, number: int) -> Response:
     return Response({**_round_data(rounds_get(event=rnd.event).get(number=number)), "warnings": warnings})
 
 
-@extend_schema(responses=StandingOutSerializer(many=True))
+@extend_schema(responses={200: StandingOutSerializer(many=True), **error_responses(404)})
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def event_standings(request: Request, pk: int) -> Response:
@@ -278,12 +319,22 @@ def event_standings(request: Request, pk: int) -> Response:
     return Response([row.__dict__ for row in standings_get(event=event)])
 
 
-@extend_schema(request=ResultInSerializer, responses=ResultOutSerializer)
+@extend_schema(
+    request=ResultInSerializer,
+    responses={
+        201: OpenApiResponse(ResultOutSerializer, description="Entered: the table's first result."),
+        200: OpenApiResponse(ResultOutSerializer, description="Corrected: the table already had one."),
+        409: OpenApiResponse(
+            ResultTakenSerializer, description="Someone entered the table's result a moment before."
+        ),
+        **error_responses(403, 404),
+    },
+)
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def table_result(request: Request, table_id: int) -> Response:
     """Enter a table's result, or correct it (same players, same seats). Places may be left out."""
-    table = get_object_or_404(Table.objects.select_related("round__event__club"), pk=table_id)
+    table = _table(request, table_id)
     body = ResultInSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     seated = {s.entrant.player_id: s for s in table.seats.select_related("entrant__player")}
@@ -297,35 +348,59 @@ def table_result(request: Request, table_id: int) -> Response:
     ]
     event = table.round.event
     # A game's own sheet is kept as sent; the services check it in the same words as the table sheet.
-    data = {"sheet": body.validated_data["sheet"]} if "sheet" in body.validated_data else None
+    data = {
+        key: value
+        for key, value in body.validated_data.items()
+        if key == "sheet" or (key == "stopped" and value is not None)
+    } or None
     existing = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
     if existing is None:
+        try:
+            result = _call(
+                results.result_enter,
+                user=request.user,
+                game=event.game,
+                club=event.club,
+                entries=entries,
+                table=table,
+                data=data,
+            )
+        except ValidationError as exc:
+            if isinstance(exc.__cause__, results.ResultExists):
+                return _result_taken(exc.__cause__.result)
+            raise
+        return Response(_result_data(result), status=status.HTTP_201_CREATED)
+    try:
         result = _call(
-            results.result_enter,
+            results.result_correct,
             user=request.user,
-            game=event.game,
-            club=event.club,
+            result=existing,
             entries=entries,
-            table=table,
+            note=body.validated_data.get("note", ""),
             data=data,
         )
-        return Response(_result_data(result), status=status.HTTP_201_CREATED)
-    result = _call(
-        results.result_correct,
-        user=request.user,
-        result=existing,
-        entries=entries,
-        note=body.validated_data.get("note", ""),
-        data=data,
-    )
+    except PermissionDenied:
+        if any(s.entrant.player.user_id == request.user.pk for s in seated.values()):
+            # A player at the table who did not enter it (and so may not correct it): whether the
+            # two posted at the same moment or not, the first entry stands; here it is, to check.
+            return _result_taken(existing)
+        raise
     return Response(_result_data(result))
 
 
-@extend_schema(request=None, responses=ResultOutSerializer)
+def _result_taken(first: Result) -> Response:
+    detail = (
+        "This table's result was entered by someone else first: check it, then confirm it, or ask a "
+        "club scorer to correct it. Nothing of yours was saved."
+    )
+    return Response({"detail": detail, "result": _result_data(first)}, status=409)
+
+
+@extend_schema(request=None, responses={200: ResultOutSerializer, **error_responses(403, 404)})
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def table_confirm(request: Request, table_id: int) -> Response:
-    table = get_object_or_404(Table, pk=table_id)
+    table = _table(request, table_id)
     result = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
     if result is None:
         raise ValidationError({"detail": "There is no result to confirm yet."})

@@ -5,8 +5,9 @@ from typing import Any
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import QuerySet
-from drf_spectacular.utils import extend_schema
-from rest_framework import mixins, permissions, status, viewsets
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
@@ -17,9 +18,11 @@ from games import games
 from ..clubs import services as club_services
 from ..clubs.models import Club, Membership, Player, Role
 from ..clubs.selectors import club_list, has_club_role
+from ..core.inputs import IdConverter
 from ..core.models import Job
 from ..tournaments import services as event_services
 from ..tournaments.models import Event
+from .errors import error_responses
 from .permissions import ClubRoleOrReadOnly
 from .serializers import (
     ClubSerializer,
@@ -34,11 +37,18 @@ from .serializers import (
 )
 
 
+def paged(view: Any, rows: QuerySet[Any], serializer: type[serializers.BaseSerializer[Any]]) -> Response:
+    """A list of rows other than the view's own (a club's members...), paged like every list."""
+    page = view.paginator.paginate_queryset(rows, view.request, view=view)
+    response: Response = view.paginator.get_paginated_response(serializer(page, many=True).data)
+    return response
+
+
 def as_drf(exc: DjangoValidationError) -> ValidationError:
     return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages})
 
 
-@extend_schema(responses=GameSerializer(many=True))
+@extend_schema(responses={200: GameSerializer(many=True), **error_responses()})
 @api_view(["GET"])
 @permission_classes([permissions.AllowAny])
 def game_list(request: Request) -> Response:
@@ -56,7 +66,7 @@ def game_list(request: Request) -> Response:
     return Response(GameSerializer(data, many=True).data)
 
 
-@extend_schema(responses=PlayerSerializer)
+@extend_schema(responses={200: PlayerSerializer, **error_responses(403)})
 @api_view(["GET"])
 @permission_classes([permissions.IsAuthenticated])
 def me(request: Request) -> Response:
@@ -64,6 +74,23 @@ def me(request: Request) -> Response:
     return Response(PlayerSerializer(player).data)
 
 
+CLUB_SLUG = OpenApiParameter(
+    "slug", str, OpenApiParameter.PATH, pattern=r"^[-a-zA-Z0-9_]{1,100}$", description="The club's slug"
+)
+
+
+@extend_schema_view(
+    list=extend_schema(responses={200: ClubSerializer(many=True), **error_responses()}),
+    create=extend_schema(responses={201: ClubSerializer, **error_responses(403)}),
+    retrieve=extend_schema(parameters=[CLUB_SLUG], responses={200: ClubSerializer, **error_responses(404)}),
+    update=extend_schema(
+        parameters=[CLUB_SLUG], responses={200: ClubSerializer, **error_responses(403, 404)}
+    ),
+    partial_update=extend_schema(
+        parameters=[CLUB_SLUG], responses={200: ClubSerializer, **error_responses(403, 404)}
+    ),
+    destroy=extend_schema(parameters=[CLUB_SLUG], responses={204: None, **error_responses(403, 404)}),
+)
 class ClubViewSet(viewsets.ModelViewSet[Club]):
     serializer_class = ClubSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, ClubRoleOrReadOnly]
@@ -80,23 +107,41 @@ class ClubViewSet(viewsets.ModelViewSet[Club]):
             raise as_drf(exc) from exc
         serializer.instance = club
 
-    @extend_schema(responses=MembershipSerializer(many=True))
+    def perform_destroy(self, instance: Club) -> None:
+        try:
+            club_services.club_delete(user=self.request.user, club=instance)
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
+
+    @extend_schema(
+        summary="The club's members, by name, a page at a time like every list",
+        parameters=[CLUB_SLUG],
+        responses={200: MembershipSerializer(many=True), **error_responses(404)},
+    )
     @action(detail=True, methods=["get"])
     def members(self, request: Request, slug: str) -> Response:
         club = self.get_object()
-        rows = club.memberships.select_related("player").order_by("player__name")
-        return Response(MembershipSerializer(rows, many=True).data)
+        rows = club.memberships.select_related("player").order_by("player__name", "pk")
+        return paged(self, rows, MembershipSerializer)
 
-    @extend_schema(request=None, responses=MembershipSerializer)
+    @extend_schema(
+        request=None,
+        parameters=[CLUB_SLUG],
+        responses={201: MembershipSerializer, **error_responses(403, 404)},
+    )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def join(self, request: Request, slug: str) -> Response:
         membership = club_services.club_join(user=request.user, club=self.get_object())  # type: ignore[arg-type]
         return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=GuestSerializer, responses=MembershipSerializer)
+    @extend_schema(
+        request=GuestSerializer,
+        parameters=[CLUB_SLUG],
+        responses={201: MembershipSerializer, **error_responses(403, 404)},
+    )
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def guests(self, request: Request, slug: str) -> Response:
-        club = Club.objects.get(slug=slug)
+        club = get_object_or_404(Club, slug=slug)
         body = GuestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         try:
@@ -109,7 +154,11 @@ class ClubViewSet(viewsets.ModelViewSet[Club]):
             raise as_drf(exc) from exc
         return Response(MembershipSerializer(membership).data, status=status.HTTP_201_CREATED)
 
-    @extend_schema(request=RoleSerializer, responses=MembershipSerializer)
+    @extend_schema(
+        request=RoleSerializer,
+        parameters=[CLUB_SLUG],
+        responses={200: MembershipSerializer, **error_responses(403, 404)},
+    )
     @action(
         detail=True,
         methods=["post"],
@@ -117,7 +166,7 @@ class ClubViewSet(viewsets.ModelViewSet[Club]):
         permission_classes=[permissions.IsAuthenticated],
     )
     def set_role(self, request: Request, slug: str, membership_id: str) -> Response:
-        club = Club.objects.get(slug=slug)
+        club = get_object_or_404(Club, slug=slug)
         body = RoleSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         membership = Membership.objects.filter(club=club, pk=membership_id).first()
@@ -134,15 +183,32 @@ class ClubViewSet(viewsets.ModelViewSet[Club]):
         return Response(MembershipSerializer(membership).data)
 
 
+@extend_schema_view(
+    list=extend_schema(responses={200: PlayerSerializer(many=True), **error_responses()}),
+    retrieve=extend_schema(responses={200: PlayerSerializer, **error_responses(404)}),
+)
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
     serializer_class = PlayerSerializer
+    lookup_value_regex = IdConverter.regex
     queryset = Player.objects.order_by("name")
 
 
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[OpenApiParameter("club", str, description="Only this club's events (its slug)")],
+        responses={200: EventSerializer(many=True), **error_responses()},
+    ),
+    create=extend_schema(responses={201: EventSerializer, **error_responses(403)}),
+    retrieve=extend_schema(responses={200: EventSerializer, **error_responses(404)}),
+    update=extend_schema(responses={200: EventSerializer, **error_responses(403, 404)}),
+    partial_update=extend_schema(responses={200: EventSerializer, **error_responses(403, 404)}),
+    destroy=extend_schema(responses={204: None, **error_responses(403, 404)}),
+)
 class EventViewSet(viewsets.ModelViewSet[Event]):
     serializer_class = EventSerializer
     permission_classes = [permissions.IsAuthenticatedOrReadOnly, ClubRoleOrReadOnly]
     required_role = Role.ORGANISER
+    lookup_value_regex = IdConverter.regex
 
     def get_queryset(self) -> QuerySet[Event]:
         qs = Event.objects.select_related("club").order_by("-created")
@@ -156,17 +222,45 @@ class EventViewSet(viewsets.ModelViewSet[Event]):
             raise PermissionDenied("Only the club's organisers can create events.")
         data["points_by_place"] = data.get("points_by_place") or None
         data["tiebreaks"] = data.get("tiebreaks") or None
-        serializer.instance = event_services.event_create(club=club, user=self.request.user, **data)
+        try:
+            serializer.instance = event_services.event_create(club=club, user=self.request.user, **data)
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
 
-    @extend_schema(responses=EntrantSerializer(many=True))
+    def perform_update(self, serializer: Any) -> None:
+        try:
+            serializer.instance = event_services.event_update(
+                user=self.request.user, event=serializer.instance, **serializer.validated_data
+            )
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
+
+    def perform_destroy(self, instance: Event) -> None:
+        try:
+            event_services.event_delete(user=self.request.user, event=instance)
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
+
+    @extend_schema(
+        summary="The event's entrants, by name, a page at a time like every list",
+        responses={200: EntrantSerializer(many=True), **error_responses(404)},
+    )
     @action(detail=True, methods=["get"])
     def entrants(self, request: Request, pk: str) -> Response:
         event = self.get_object()
-        return Response(EntrantSerializer(event.entrants.select_related("player"), many=True).data)
+        rows = event.entrants.select_related("player").order_by("player__name", "pk")
+        return paged(self, rows, EntrantSerializer)
 
 
+@extend_schema_view(
+    retrieve=extend_schema(
+        summary="A background job you queued: its progress and result",
+        responses={200: JobSerializer, **error_responses(403, 404)},
+    ),
+)
 class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet[Job]):
     serializer_class = JobSerializer
+    lookup_value_regex = IdConverter.regex
     queryset = Job.objects.all()
     permission_classes = [permissions.IsAuthenticated]
 

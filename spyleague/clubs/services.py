@@ -92,3 +92,14 @@ def guest_add(*, user: AbstractBaseUser | AnonymousUser, club: Club, name: str) 
         raise ValidationError({"name": f"{name} is already a member of {club}."})
     player = Player.objects.create(name=name, guest_of=club)
     return Membership.objects.create(club=club, player=player, role=Role.PLAYER)
+
+
+@transaction.atomic
+def club_delete(*, user: AbstractBaseUser | AnonymousUser, club: Club) -> None:
+    """Delete a club that has nothing on record yet; a club with events or results stays."""
+    _require(user, club, Role.ORGANISER)
+    if club.events.exists() or club.results.exists() or club.scorepads.exists():
+        raise ValidationError(
+            "A club with events, results or scorepads keeps its records: it cannot be deleted."
+        )
+    club.delete()

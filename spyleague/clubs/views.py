@@ -7,15 +7,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from ..core.inputs import reasons, refused_page
 from ..tournaments.models import Event
 from . import services
 from .forms import ClubForm, GuestForm, RoleForm
 from .models import Club, Membership, Player, Role
 from .selectors import club_list, club_role, has_club_role
-
-
-def _errors(exc: ValidationError) -> list[str]:
-    return [str(m) for m in exc.messages]
 
 
 def club_index(request: HttpRequest) -> HttpResponse:
@@ -76,9 +73,8 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         services.club_leave(user=request.user, club=club)  # type: ignore[arg-type]
     except ValidationError as exc:
-        messages.error(request, " ".join(_errors(exc)))
-    else:
-        messages.success(request, f"You left {club.name}.")
+        return refused_page(request, reasons(exc), club_detail, slug)
+    messages.success(request, f"You left {club.name}.")
     return redirect(club)
 
 
@@ -91,16 +87,14 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     membership = get_object_or_404(Membership, pk=pk, club=club)
     form = RoleForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose organiser, scorer or player.")
-        return redirect(club)
+        return refused_page(request, "Choose organiser, scorer or player.", club_detail, slug)
     try:
         services.member_set_role(
             user=request.user, club=club, membership=membership, role=form.cleaned_data["role"]
         )
     except ValidationError as exc:
-        messages.error(request, " ".join(_errors(exc)))
-    else:
-        messages.success(request, f"{membership.player.name} is now {membership.get_role_display().lower()}.")
+        return refused_page(request, reasons(exc), club_detail, slug)
+    messages.success(request, f"{membership.player.name} is now {membership.get_role_display().lower()}.")
     return redirect(club)
 
 
@@ -111,15 +105,14 @@ def guest_add(request: HttpRequest, slug: str) -> HttpResponse:
     if not has_club_role(user=request.user, club=club, role=Role.SCORER):
         raise PermissionDenied("Only the club's organisers and scorers can add players.")
     form = GuestForm(request.POST)
-    if form.is_valid():
-        try:
-            membership = services.guest_add(user=request.user, club=club, name=form.cleaned_data["name"])
-        except ValidationError as exc:
-            messages.error(request, " ".join(_errors(exc)))
-        else:
-            messages.success(request, f"{membership.player.name} joined {club.name}.")
-    else:
-        messages.error(request, "Give the player a name.")
+    if not form.is_valid():
+        problems = " ".join(str(e) for errors in form.errors.values() for e in errors)
+        return refused_page(request, f"Give the player a name. {problems}", club_detail, slug)
+    try:
+        membership = services.guest_add(user=request.user, club=club, name=form.cleaned_data["name"])
+    except ValidationError as exc:
+        return refused_page(request, reasons(exc), club_detail, slug)
+    messages.success(request, f"{membership.player.name} joined {club.name}.")
     return redirect(club)
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import BadRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.decorators import sync_only_middleware
 
 
@@ -22,3 +24,47 @@ def one_thread_per_request(
     responses (the live updates) still stream asynchronously.
     """
     return get_response
+
+
+class BadInput:
+    """Refuses what no page or API call of the site takes, and says why, with a 400.
+
+    - NUL characters, anywhere in the address, a form or a JSON body: no text the site keeps
+      may hold one (PostgreSQL refuses them, and a name or a note never needs one).
+    - ``BadRequest`` raised by a view (``core.inputs.Refused``: an id that is not a number, a
+      number out of range): a page with the reason, or ``{"detail": ...}`` under /api/. (With
+      ``DEBUG`` on, Django would otherwise show its debugging page for it.)
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if _has_nul(request):
+            return refusal(request, "Text may not contain NUL characters; nothing was changed.")
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, BadRequest):
+            return refusal(request, str(exception) or "What was sent could not be read.")
+        return None
+
+
+def _has_nul(request: HttpRequest) -> bool:
+    if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
+        return True
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return False
+    if (request.content_type or "").startswith("multipart/"):
+        return any("\x00" in value for values in request.POST.lists() for value in values[1])
+    body = request.body
+    return b"\x00" in body or b"%00" in body or b"\\u0000" in body
+
+
+def refusal(request: HttpRequest, reason: str, status: int = 400) -> HttpResponse:
+    """A refused request: JSON under /api/, a fragment for htmx, else a page; always the reason."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": reason}, status=status)
+    if getattr(request, "htmx", False):
+        return render(request, "400.html#reason", {"reason": reason}, status=status)
+    return render(request, "400.html", {"reason": reason}, status=status)

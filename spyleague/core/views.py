@@ -140,11 +140,15 @@ def demo_load(request: HttpRequest) -> HttpResponse:
 
 
 def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if request.path.startswith("/api/"):  # an address under the API that names nothing: JSON too
+        return JsonResponse({"detail": "Not found."}, status=404)
     return render(request, "404.html", {"reason": str(exception) if settings.DEBUG else ""}, status=404)
 
 
 def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
-    return render(request, "403.html", {"reason": str(exception)}, status=403)
+    # htmx swaps a 403 in place (see base.html): it gets the reason alone, not a whole page.
+    template = "403.html#reason" if getattr(request, "htmx", False) else "403.html"
+    return render(request, template, {"reason": str(exception)}, status=403)
 
 
 def handler500(request: HttpRequest) -> HttpResponse:

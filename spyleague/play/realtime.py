@@ -322,7 +322,12 @@ def race_move_submit(*, match_id: int, user: Any, action: Any, card: str | None 
     """
     from .services import MoveRejected, match_move_submit
 
+    def a_race(match: Match, seat: int) -> None:
+        if not is_real_time(get_engine(match.game)):
+            raise MoveRejected("This match is not a race: play it from its board.", status=404)
+
     def still_showing(match: Match, seat: int) -> None:
+        a_race(match, seat)
         view = get_engine(match.game).view(match_state(match), seat)
         showing = view["players"][seat]["card"]
         if showing is not None and showing != card:
@@ -335,5 +340,5 @@ def race_move_submit(*, match_id: int, user: Any, action: Any, card: str | None 
         getattr(user, "player", None)  # who is moving is read now: the lock is held for the move alone
     placing = bool(card) and isinstance(action, dict) and action.get("type") == "place"
     return match_move_submit(
-        match_id=match_id, user=user, action=action, check=still_showing if placing else None
+        match_id=match_id, user=user, action=action, check=still_showing if placing else a_race
     )

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from games import IllegalAction, InvalidOptions, game_info, get_bots, get_engine
+from games import IllegalAction, InvalidOptions, engines, game_info, get_bots, get_engine
 from games.core import chance
 
 from ..clubs.models import Club, Player
@@ -74,8 +74,12 @@ def match_create(
     seed: int | None = None,
 ) -> Match:
     """Create a match with the user in seat 0. ``bots`` maps seats to bot names."""
-    info = game_info(game)
-    engine = get_engine(game)
+    try:
+        info = game_info(game)
+        engine = get_engine(game)
+    except LookupError as exc:
+        playable = ", ".join(e.slug for e in engines())
+        raise MoveRejected(f"{exc} Games that can be played online: {playable}.") from None
     if seats not in info.seats:
         raise MoveRejected(f"{info.title} is played by {info.seats.start} to {info.seats.stop - 1} players.")
     seed = seed if seed is not None else secrets.randbits(48)
@@ -156,7 +160,10 @@ def match_for_table(*, user: Any, table: Any) -> Match:
 
 def _lock(match_id: int) -> Match:
     # The seats come along (one query): seat_of, the bots and _after_change read them from here.
-    return Match.objects.select_for_update().prefetch_related("seat_set").get(pk=match_id)
+    match = Match.objects.select_for_update().prefetch_related("seat_set").filter(pk=match_id).first()
+    if match is None:
+        raise MoveRejected("There is no such match.", status=404)
+    return match
 
 
 @transaction.atomic

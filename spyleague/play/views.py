@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -11,23 +10,25 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
-from django.db import connection
+from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import engines, games
+from games import engines, games, get_engine
 
+from ..core.inputs import MAX_ID, Refused, json_value, whole_number
 from . import services
 from .forms import MatchForm
 from .live import channel
 from .models import Match
+from .realtime import is_real_time
 from .selectors import match_picture
 
 STREAM_SECONDS = 300  # a stream ends after this; the browser reconnects by itself
 
 
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: HttpRequest, form: MatchForm | None = None, status: int = 200) -> HttpResponse:
     recent = Match.objects.prefetch_related("seat_set__player").order_by("-created")[:20]
     return render(
         request,
@@ -35,9 +36,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
         {
             "games": games(),
             "matches": recent,
-            "form": MatchForm(),
+            "form": form or MatchForm(),
             "playable": [{"engine": e, "options": option_fields(e.slug)} for e in engines()],
         },
+        status=status,
     )
 
 
@@ -46,19 +48,19 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def match_new(request: HttpRequest) -> HttpResponse:
     form = MatchForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Choose a game and a number of seats.")
-        return redirect("play:lobby")
+        return lobby(request, form, status=400)
     data = form.cleaned_data
     options = options_from_post(data["game"], request.POST)
     try:
-        match = services.match_create(
-            user=request.user, game=data["game"], seats=data["seats"], options=options
-        )
-        if data["fill_with_bots"]:
-            services.match_start(user=request.user, match_id=match.pk, fill_with=data["bot"])
+        with transaction.atomic():  # a match that cannot start is not left behind
+            match = services.match_create(
+                user=request.user, game=data["game"], seats=data["seats"], options=options
+            )
+            if data["fill_with_bots"]:
+                services.match_start(user=request.user, match_id=match.pk, fill_with=data["bot"])
     except services.MoveRejected as exc:
-        messages.error(request, exc.reason)
-        return redirect("play:lobby")
+        form.add_error(None, exc.reason)
+        return lobby(request, form, status=exc.status)
     return redirect(match)
 
 
@@ -133,14 +135,14 @@ def match_board(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _board_response(request: HttpRequest, match_id: int, error: str = "", status: int = 200) -> HttpResponse:
+    """The board after an action; a refused one answers its 4xx with the reason in the board
+    (htmx swaps it in place) or, without JavaScript, on the match page. Nothing was changed."""
     match = Match.objects.get(pk=match_id)
     context = {"p": _picture(request, match), "match": match, "error": error}
     if request.htmx:  # type: ignore[attr-defined]
-        response = render(request, "play/match.html#board", context)
-        # Errors keep the board in place and are shown in it; no traceback, nothing changed.
-        return response
+        return render(request, "play/match.html#board", context, status=status)
     if error:
-        messages.error(request, error)
+        return render(request, "play/match.html", context, status=status)
     return redirect("play:match", pk=match_id)
 
 
@@ -148,22 +150,26 @@ def _board_response(request: HttpRequest, match_id: int, error: str = "", status
 def match_act(request: HttpRequest, pk: int) -> HttpResponse:
     get_object_or_404(Match, pk=pk)
     try:
-        action = json.loads(request.POST.get("action", ""))
-    except json.JSONDecodeError:
-        return _board_response(request, pk, "That action could not be read; nothing was changed.")
+        action = json_value(request.POST.get("action", ""), what="That action")
+    except Refused as exc:
+        return _board_response(request, pk, str(exc), status=400)
     # Multi-card choices (three cards from The Mole) arrive as ticked boxes: find the legal
     # action with exactly those cards, whatever order the engine lists them in.
-    if isinstance(action, dict) and action.get("cards") == "__chosen__":
+    # (Without a "type" in words it is no such choice: the engine says what an action is.)
+    if (
+        isinstance(action, dict)
+        and action.get("cards") == "__chosen__"
+        and isinstance(action.get("type"), str)
+    ):
         action = _chosen_cards_action(pk, request, action["type"], request.POST.getlist("cards"))
     version = request.POST.get("version")
     try:
-        services.match_move_submit(
-            match_id=pk, user=request.user, action=action, version=int(version) if version else None
-        )
+        seen = whole_number(version, what="The version", high=MAX_ID) if version else None
+        services.match_move_submit(match_id=pk, user=request.user, action=action, version=seen)
     except services.MoveRejected as exc:
-        return _board_response(request, pk, exc.reason)
-    except ValueError:
-        return _board_response(request, pk, "That action could not be read; nothing was changed.")
+        return _board_response(request, pk, exc.reason, status=exc.status)
+    except Refused as exc:
+        return _board_response(request, pk, str(exc), status=400)
     return _board_response(request, pk)
 
 
@@ -179,10 +185,11 @@ def _chosen_cards_action(pk: int, request: HttpRequest, kind: str, cards: list[s
 @login_required
 @require_POST
 def match_join(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(Match, pk=pk)
     try:
         services.match_join(user=request.user, match_id=pk)
     except services.MoveRejected as exc:
-        messages.error(request, exc.reason)
+        return _board_response(request, pk, exc.reason, status=exc.status)
     return redirect("play:match", pk=pk)
 
 
@@ -190,13 +197,13 @@ def match_invite(request: HttpRequest, code: str) -> HttpResponse:
     match = Match.objects.filter(invite=code).first()
     if match is None:
         raise Http404("This invitation link is not valid.")
+    # Following a link changes nothing (link previews and prefetchers follow links too): the match
+    # page offers the seat, and taking it is a click.
     if request.user.is_authenticated and match.status == Match.Status.OPEN:
-        try:
-            services.match_join(user=request.user, match_id=match.pk)
-        except services.MoveRejected as exc:
-            messages.info(request, exc.reason)
-        else:
-            messages.success(request, "You have a seat. The match starts when its creator says so.")
+        if services.seat_of(match=match, user=request.user) is None:
+            messages.info(
+                request, "You are invited: take a seat below. The match starts when its creator says so."
+            )
     elif not request.user.is_authenticated:
         messages.info(request, "Log in or sign up to take your seat.")
         return redirect(f"{settings.LOGIN_URL and '/accounts/login/'}?next={request.path}")
@@ -206,26 +213,36 @@ def match_invite(request: HttpRequest, code: str) -> HttpResponse:
 @login_required
 @require_POST
 def match_start(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(Match, pk=pk)
     try:
         services.match_start(user=request.user, match_id=pk, fill_with=request.POST.get("bot") or None)
     except services.MoveRejected as exc:
-        messages.error(request, exc.reason)
+        return _board_response(request, pk, exc.reason, status=exc.status)
     return redirect("play:match", pk=pk)
 
 
 @login_required
 @require_POST
 def match_bot(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(Match, pk=pk)
     try:
         services.match_set_bot(
             user=request.user,
             match_id=pk,
-            seat=int(request.POST.get("seat", "-1")),
+            seat=whole_number(request.POST.get("seat", ""), what="The seat", low=0, high=63),
             bot=request.POST.get("bot", ""),
         )
-    except (services.MoveRejected, ValueError) as exc:
-        messages.error(request, getattr(exc, "reason", "Choose a seat."))
+    except services.MoveRejected as exc:
+        return _board_response(request, pk, exc.reason, status=exc.status)
     return redirect("play:match", pk=pk)
+
+
+def _race(pk: int) -> Match:
+    """A real-time match (Spy vs Spy), or 404: the race pages' addresses mean nothing else."""
+    match = get_object_or_404(Match, pk=pk)
+    if not is_real_time(get_engine(match.game)):
+        raise Http404("This match is not a race.")
+    return match
 
 
 def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
@@ -351,9 +368,9 @@ def race_act(request: HttpRequest, pk: int) -> HttpResponse:
     from . import realtime
 
     try:
-        action = json.loads(request.POST.get("action", ""))
-    except json.JSONDecodeError:
-        return _race_board(request, pk, "That action could not be read; nothing was changed.", status=400)
+        action = json_value(request.POST.get("action", ""), what="That action")
+    except Refused as exc:
+        return _race_board(request, pk, str(exc), status=400)
     try:
         match = realtime.race_move_submit(
             match_id=pk, user=request.user, action=action, card=request.POST.get("card") or None
@@ -376,7 +393,7 @@ def race_tick(request: HttpRequest, pk: int) -> HttpResponse:
     """
     from . import realtime
 
-    get_object_or_404(Match, pk=pk)
+    _race(pk)
     if realtime.race_tick(match_id=pk):
         _race_progress_publish(Match.objects.get(pk=pk))
     if request.POST.get("v") == _version_key(pk):
@@ -485,7 +502,7 @@ def race_progress(request: HttpRequest, pk: int) -> HttpResponse:
     """
     from .realtime import race_seats
 
-    match = get_object_or_404(Match, pk=pk)
+    match = _race(pk)
     if request.GET.get("v") == f"{match.version}-{match.status}-{match.updated.timestamp():.3f}":
         return HttpResponse(status=204)
     seats = race_seats(match)

@@ -18,7 +18,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
     club = Club.objects.filter(slug=request.GET.get("club") or "").first()
     league = (
         League.objects.filter(pk=request.GET.get("league") or 0).first()
-        if (request.GET.get("league") or "").isdigit()
+        if (request.GET.get("league") or "").isdecimal()  # not isdigit: "²" is no id (it was a 500)
         else None
     )
     rows = leaderboard(

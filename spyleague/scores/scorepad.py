@@ -17,6 +17,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 from games.black_spy.scorepad import ScoreRules, Taken, check_deal, deal_from_taken, tally
 from games.spy_vs_spy.scoresheet import RaceEntry, ScoreSheet, check_sheet
@@ -89,9 +90,21 @@ def scorepad_open(
     table: Any = None,
     game: str = "black-spy",
 ) -> Scorepad:
+    """Open a pad for ``players`` in seat order. A player not yet saved is a new guest of ``club``.
+
+    Who may: on a tournament table, a player seated there or a scorer of the event's club (the
+    players are the table's); otherwise anyone logged in, with themself and the players of
+    their own clubs, in a club (for its ratings and guests) where they have a role.
+    """
     if not getattr(user, "is_authenticated", False):
         raise PermissionDenied("Log in to keep a scorepad.")
-    if len({p.pk for p in players}) != len(players):
+    if table is not None:
+        may_score_table(user, table)
+        club = table.round.event.club
+    else:
+        _may_seat(user, players, club)
+    keys = [p.pk if p.pk is not None else p.name.strip().casefold() for p in players]
+    if len(set(keys)) != len(keys):
         raise ValidationError("Each player can sit at the table once.")
     if game == "black-spy":
         if not 3 <= len(players) <= 6:
@@ -107,11 +120,53 @@ def scorepad_open(
         raise ValidationError("Scorepads keep Black Spy and Spy vs Spy games.")
     if table is not None and Scorepad.objects.filter(table=table).exists():
         return Scorepad.objects.get(table=table)
+    for player in players:
+        if player.pk is None:
+            player.guest_of = club
+            player.save()
     pad = Scorepad.objects.create(game=game, club=club, table=table, options=options, created_by=user)
     ScorepadSeat.objects.bulk_create(
         [ScorepadSeat(scorepad=pad, position=i, player=player) for i, player in enumerate(players)]
     )
     return pad
+
+
+def may_score_table(user: Any, table: Any) -> None:
+    """PermissionDenied or ValidationError (in words) unless ``user`` may keep this table's pad."""
+    from .services import table_open_problem
+
+    event = table.round.event
+    seated = table.seats.filter(entrant__player__user=user).exists()
+    if not (seated or has_club_role(user=user, club=event.club, role=Role.SCORER)):
+        raise PermissionDenied("Only a player at this table, or a scorer of its club, can keep its score.")
+    if problem := table_open_problem(table):
+        raise ValidationError(problem)
+    if Result.objects.filter(table=table).exists() and not Scorepad.objects.filter(table=table).exists():
+        raise ValidationError(
+            "This table's result is already entered on its score sheet: correct it there if it is wrong."
+        )
+
+
+def players_for(user: Any) -> list[Player]:
+    """The players someone may seat on a pad of their own: themself, and the members and guests
+    of their clubs."""
+    me = getattr(user, "player", None)
+    if me is None:
+        return []
+    clubs = Club.objects.filter(memberships__player=me)
+    others = Player.objects.filter(Q(memberships__club__in=clubs) | Q(guest_of__in=clubs)).distinct()
+    return sorted({me.pk: me, **{p.pk: p for p in others}}.values(), key=lambda p: (p.name, p.pk))
+
+
+def _may_seat(user: Any, players: Sequence[Player], club: Club | None) -> None:
+    if club is not None and not has_club_role(user=user, club=club, role=Role.PLAYER):
+        raise PermissionDenied(f"You are not a member of {club.name}: keep the pad without a club.")
+    allowed = {p.pk for p in players_for(user)}
+    strangers = [p.name for p in players if p.pk is not None and p.pk not in allowed]
+    if strangers:
+        raise ValidationError(
+            f"{', '.join(strangers)}: choose players from your clubs, or type a new name for a guest."
+        )
 
 
 def _deals(pad: Scorepad) -> list[ScorepadDeal]:
@@ -167,6 +222,10 @@ def _check_round(
 ) -> tuple[list[int | None], Any]:
     """The points of round ``number`` as they will be stored, or ValidationError with the reasons."""
     names = names_of(pad)
+    if choice not in ("", "give", "subtract"):  # stored with the round: only what the pad offers
+        raise ValidationError(
+            f"After taking all 16 black cards a player gives or subtracts 60, not {choice[:30]!r}."
+        )
     if pad.game == "spy-vs-spy":
         if points is None or len(points) != len(names):
             raise ValidationError(
@@ -284,6 +343,11 @@ def _settle(pad: Scorepad, user: Any) -> PadState:
     ]
     data = {"scorepad": pad.pk, "rounds": [list(line.points) for line in state.lines]}
     if pad.result is None:
+        if pad.table is not None and Result.objects.filter(table=pad.table).exists():
+            raise ValidationError(
+                "This table's result was entered on its score sheet while the pad was kept: "
+                "nothing was saved here. Correct the sheet if the pad's totals are right."
+            )
         club = pad.table.round.event.club if pad.table is not None else pad.club
         pad.result = result_enter(
             user=user,

@@ -31,6 +31,26 @@ class EntryLine:
     place: int | None = None
 
 
+class ResultExists(ValidationError):
+    """The table has a result already (someone entered it first): correct that one instead."""
+
+    def __init__(self, result: Result) -> None:
+        super().__init__(
+            "This table's result was entered by someone else a moment ago: check it, then correct "
+            "it or confirm it. Nothing of yours was saved."
+        )
+        self.result = result
+
+
+def table_open_problem(table: Any) -> str | None:
+    """Why no result may be entered or confirmed on this tournament table now, or None."""
+    if table.is_bye:
+        return "A bye has no result to enter."
+    if table.round.status == "draft":
+        return "This round is still a draft: results are entered once the organiser publishes it."
+    return None
+
+
 class SheetRefused(ValidationError):
     """A sheet with problems; each knows the row of the game's own sheet it belongs next to."""
 
@@ -60,9 +80,32 @@ def _can_score(user: Any, club: Club | None) -> bool:
     return club is not None and has_club_role(user=user, club=club, role=Role.SCORER)
 
 
-def _check(game: str, entries: Sequence[EntryLine], sheet: Any) -> tuple[list[int], list[float | None]]:
-    """The places and scores to record, by seat; or ``SheetRefused`` with every problem in words."""
-    checked = sheet_check(game, [Line(e.player.name, e.score, e.place) for e in entries], sheet)
+def _check(
+    game: str,
+    entries: Sequence[EntryLine],
+    sheet: Any,
+    *,
+    table: Any = None,
+    data: dict[str, Any] | None = None,
+) -> tuple[list[int], list[float | None]]:
+    """The places and scores to record, by seat; or ``SheetRefused`` with every problem in words.
+
+    The sheet is checked against how the table played: the variants the game was scored under (its
+    scorepad's, which may add to the event's; else its tournament table's event's; unknown without
+    either) and ``data["stopped"]``, the table stopped on time.
+    """
+    from .checks import Conditions
+    from .models import Scorepad
+
+    data = data or {}
+    options = None
+    if data.get("scorepad") is not None:
+        options = Scorepad.objects.filter(pk=data["scorepad"]).values_list("options", flat=True).first()
+    elif table is not None:
+        options = table.round.event.options
+    conditions = Conditions(options=options, stopped=bool(data.get("stopped", False)))
+    lines = [Line(e.player.name, e.score, e.place) for e in entries]
+    checked = sheet_check(game, lines, sheet, conditions=conditions)
     if checked.problems:
         raise SheetRefused(checked.problems)
     return checked.places, checked.scores
@@ -88,7 +131,17 @@ def result_enter(
     players = [e.player for e in entries]
     if not (checked or _is_seated(user, players) or _can_score(user, club)):
         raise PermissionDenied("Only a player at this table, or a club scorer, can enter its result.")
-    places, scores = _check(game, entries, (data or {}).get("sheet"))
+    if table is not None:
+        # One result per table: whoever comes second waits for the first, then is told.
+        from ..tournaments.models import Table
+
+        table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+        if problem := table_open_problem(table):
+            raise ValidationError(problem)
+        existing = Result.objects.filter(table=table).first()
+        if existing is not None:
+            raise ResultExists(existing)
+    places, scores = _check(game, entries, (data or {}).get("sheet"), table=table, data=data)
     result = Result.objects.create(
         game=game,
         club=club,
@@ -116,15 +169,18 @@ def _players(result: Result) -> list[Player]:
 @transaction.atomic
 def result_confirm(*, user: Any, result: Result) -> Result:
     result = Result.objects.select_for_update().get(pk=result.pk)
-    if result.status == Result.Status.CONFIRMED:
-        return result  # confirming twice changes nothing
     if result.status == Result.Status.VOID:
         raise ValidationError("This result was voided; enter it again.")
     seated_other = _is_seated(user, _players(result)) and result.entered_by_id != user.pk
-    if not (seated_other or _can_score(user, result.club)):
+    confirmer = result.confirmed_by_id is not None and result.confirmed_by_id == getattr(user, "pk", None)
+    if not (seated_other or confirmer or _can_score(user, result.club)):
         raise PermissionDenied(
             "Another player at the table (not the one who entered it), or a club scorer, must confirm."
         )
+    if result.status == Result.Status.CONFIRMED:
+        return result  # confirming twice changes nothing
+    if result.table_id is not None and (problem := table_open_problem(result.table)):
+        raise ValidationError(problem)
     before = snapshot(result)
     result.status = Result.Status.CONFIRMED
     result.confirmed_by = user
@@ -149,11 +205,16 @@ def result_correct(
     is_scorer = _can_score(user, result.club)
     own_unconfirmed = result.status == Result.Status.REPORTED and result.entered_by_id == user.pk
     if not (is_scorer or own_unconfirmed):
-        raise PermissionDenied("Only a club scorer can correct a result once it is confirmed.")
+        raise PermissionDenied(
+            "Only the player who entered this result (until it is confirmed) or a club scorer can correct it."
+        )
     if [e.player.pk for e in entries] != [p.pk for p in _players(result)]:
         raise ValidationError("A correction keeps the same players in the same seats.")
     sheet = (data or {}).get("sheet", result.data.get("sheet"))
-    places, scores = _check(result.game, entries, sheet)
+    # What the result will hold once corrected: a correction that leaves out "stopped" keeps it.
+    places, scores = _check(
+        result.game, entries, sheet, table=result.table, data={**result.data, **(data or {})}
+    )
     before = snapshot(result)
     for line, place, score in zip(result.lines.order_by("position"), places, scores, strict=True):
         line.score, line.place = score, place

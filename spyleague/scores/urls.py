@@ -6,7 +6,7 @@ app_name = "scores"
 urlpatterns = [
     path("", views.pad_list, name="pads"),
     path("new/", views.pad_new, name="pad-new"),
-    path("<int:pk>/", views.pad_detail, name="pad"),
-    path("<int:pk>/deal/", views.pad_deal, name="pad-deal"),
-    path("<int:pk>/confirm/", views.pad_confirm, name="pad-confirm"),
+    path("<id:pk>/", views.pad_detail, name="pad"),
+    path("<id:pk>/deal/", views.pad_deal, name="pad-deal"),
+    path("<id:pk>/confirm/", views.pad_confirm, name="pad-confirm"),
 ]

@@ -10,8 +10,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from games import InvalidOptions
+
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import clubs_of, has_club_role, player_for_user
+from ..core.inputs import Refused, found, reasons, row_id, whole_number
 from ..tournaments.models import Table
 from . import scorepad as pads
 from .models import Result, Scorepad
@@ -39,48 +42,58 @@ BLACK_RANKS = [
 ]
 
 
-def _club_players(user: Any) -> list[Player]:
-    me = player_for_user(user)
-    if me is None:
-        return []
-    seen: dict[int, Player] = {me.pk: me}
-    for club in clubs_of(me):
-        for membership in club.memberships.select_related("player"):
-            seen.setdefault(membership.player_id, membership.player)
-    return sorted(seen.values(), key=lambda p: p.name)
-
-
 @login_required
 def pad_new(request: HttpRequest) -> HttpResponse:
     table = None
-    if request.GET.get("table") or request.POST.get("table"):
-        table = get_object_or_404(Table, pk=request.GET.get("table") or request.POST.get("table"))
+    table_raw = request.GET.get("table") or request.POST.get("table")
+    if table_raw:
+        table = found(Table.objects.select_related("round__event__club"), table_raw, what="Table")
         existing = Scorepad.objects.filter(table=table).first()
         if existing:
             return redirect("scores:pad", pk=existing.pk)
     errors: list[str] = []
+    status = 400
+    if table is not None:
+        try:
+            pads.may_score_table(request.user, table)  # the form too is only for those who may
+        except ValidationError as exc:
+            errors.extend(str(m) for m in exc.messages)
     typed: dict[str, str] = {k: str(v) for k, v in request.POST.items()} if request.method == "POST" else {}
     me = player_for_user(request.user)
     if table is None and request.method != "POST" and me is not None:
         typed = {"player_0": str(me.pk)}  # you are usually at the table
-    if request.method == "POST":
+    if request.method == "POST" and not errors:
+        offered = {p.pk: p for p in pads.players_for(request.user)}
         chosen: list[Player] = []
         for i in range(6):
             pid, name = request.POST.get(f"player_{i}", ""), request.POST.get(f"name_{i}", "").strip()
             if pid:
-                chosen.append(get_object_or_404(Player, pk=pid))
+                player = offered.get(row_id(pid, what=f"Player {i + 1}"))
+                if player is None:
+                    errors.append(f"Player {i + 1}: choose one of your clubs' players, or type a new name.")
+                else:
+                    chosen.append(player)
             elif name:
-                chosen.append(Player(name=name))
+                chosen.append(Player(name=name[:80]))
         game = request.POST.get("game") or "black-spy"
         options: dict[str, Any] = {key: True for key, _ in VARIANTS if request.POST.get(key)}
         if request.POST.get("half_decks"):
             options["half_decks"] = True
         if request.POST.get("end_value"):
             try:
-                options["end_value"] = int(request.POST["end_value"])
-            except ValueError:
-                errors.append("The end value must be a whole number.")
-        club = Club.objects.filter(pk=request.POST.get("club") or 0).first()
+                options["end_value"] = whole_number(
+                    request.POST["end_value"], what="The end value", low=1, high=10_000
+                )
+            except Refused as exc:
+                errors.append(str(exc))
+        club_raw = request.POST.get("club")
+        club = found(Club, club_raw, what="Club") if club_raw else None
+        if (
+            club is not None
+            and table is None
+            and not has_club_role(user=request.user, club=club, role=Role.PLAYER)
+        ):
+            raise PermissionDenied(f"You are not a member of {club.name}: keep the pad without a club.")
         if table is not None:
             chosen = [
                 s.entrant.player for s in table.seats.select_related("entrant__player").order_by("position")
@@ -90,16 +103,15 @@ def pad_new(request: HttpRequest) -> HttpResponse:
             game = table.round.event.game
         if not errors:
             try:
-                for player in chosen:
-                    if player.pk is None:
-                        player.guest_of = club
-                        player.save()
                 pad = pads.scorepad_open(
                     user=request.user, players=chosen, options=options, club=club, table=table, game=game
                 )
             except ValidationError as exc:
                 errors.extend(str(m) for m in exc.messages)
-            except Exception as exc:  # InvalidOptions from the rules: say it in words
+            except PermissionDenied as exc:
+                errors.append(str(exc))
+                status = 403
+            except InvalidOptions as exc:  # a variant or end value the rules refuse: say it in words
                 errors.append(str(exc))
             else:
                 return redirect("scores:pad", pk=pad.pk)
@@ -110,7 +122,7 @@ def pad_new(request: HttpRequest) -> HttpResponse:
             "errors": errors,
             "typed": typed,
             "variants": VARIANTS,
-            "players": _club_players(request.user),
+            "players": pads.players_for(request.user),
             "slots": [
                 {
                     "i": i,
@@ -123,7 +135,7 @@ def pad_new(request: HttpRequest) -> HttpResponse:
             "game": typed.get("game", "black-spy"),
             "clubs": clubs_of(me) if me is not None else [],
         },
-        status=400 if errors else 200,
+        status=status if errors else 200,
     )
 
 
@@ -219,17 +231,19 @@ def _read_deal(
 def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
     pad = get_object_or_404(Scorepad, pk=pk)
     players = pad.seats.count()
-    number = request.POST.get("number")
+    number_raw = request.POST.get("number")
+    number = whole_number(number_raw, what="The round number", low=1, high=10_000) if number_raw else None
     points, takens, choice, errors = _read_deal(request, players, blanks=pad.game == "spy-vs-spy")
     first_raw = request.POST.get("first", "")
-    first = int(first_raw) if first_raw.isdigit() else None
+    first = whole_number(first_raw, what="Who raced first", low=0, high=players - 1) if first_raw else None
+    status = 400
     if not errors:
         try:
             if number:
                 pads.scorepad_deal_correct(
                     user=request.user,
                     pad=pad,
-                    number=int(number),
+                    number=number,
                     points=points,
                     takens=takens,
                     choice=choice,
@@ -243,10 +257,11 @@ def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
             errors.extend(str(m) for m in exc.messages)
         except PermissionDenied as exc:
             errors.append(str(exc))
+            status = 403
     if errors:
         pad.refresh_from_db()
-        context = _pad_context(request, pad, errors=errors, typed=request.POST, editing=number)
-        return render(request, "scores/pad.html", context, status=400)
+        context = _pad_context(request, pad, errors=errors, typed=request.POST, editing=number_raw)
+        return render(request, "scores/pad.html", context, status=status)
     pad.refresh_from_db()
     if pad.status == Scorepad.Status.FINISHED:
         messages.success(request, "The game is over.")
@@ -257,14 +272,16 @@ def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def pad_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     pad = get_object_or_404(Scorepad, pk=pk)
-    if pad.result is None:
-        messages.error(request, "The game is not over yet.")
-    else:
-        try:
-            result_confirm(user=request.user, result=pad.result)
-            messages.success(request, "Result confirmed: it now counts for standings and ratings.")
-        except (ValidationError, PermissionDenied) as exc:
-            messages.error(request, " ".join(getattr(exc, "messages", [str(exc)])))
+    try:
+        if pad.result is None:
+            raise ValidationError("The game is not over yet.")
+        result_confirm(user=request.user, result=pad.result)
+    except (ValidationError, PermissionDenied) as exc:
+        status = 403 if isinstance(exc, PermissionDenied) else 400
+        return render(
+            request, "scores/pad.html", _pad_context(request, pad, errors=[reasons(exc)]), status=status
+        )
+    messages.success(request, "Result confirmed: it now counts for standings and ratings.")
     return redirect("scores:pad", pk=pad.pk)
 
 

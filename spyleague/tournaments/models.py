@@ -7,11 +7,21 @@ sheet, the Black Spy scorepad or an online match, and feeds the standings.
 
 from __future__ import annotations
 
+import math
+from typing import Any
+
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 
 from games import game_info
+
+MAX_ROUNDS = 30
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
 class League(models.Model):
@@ -85,8 +95,69 @@ class Event(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Nothing malformed is ever stored: the settings are checked on every save (the
+        forms and the API check them first, to say so beside the field)."""
+        fields = kwargs.get("update_fields")
+        problems = self.settings_problems()
+        if fields is not None:
+            problems = {f: m for f, m in problems.items() if f in fields}
+        if problems:
+            raise ValidationError(problems)
+        super().save(*args, **kwargs)
+
     def get_absolute_url(self) -> str:
         return reverse("tournaments:event", args=[self.pk])
+
+    def settings_problems(self) -> dict[str, str]:
+        """What is wrong with the event's settings, by field, in words (empty when all is well)."""
+        from games.core import InvalidOptions, validate_options
+        from pairing.standings import TIEBREAKS
+
+        problems: dict[str, str] = {}
+        try:
+            info = game_info(self.game)
+        except LookupError:
+            return {"game": f"No game is called {self.game!r}."}
+        for field, choices in (
+            ("kind", self.Kind),
+            ("format", self.Format),
+            ("status", self.Status),
+            ("bye_rule", self.ByeRule),
+        ):
+            if getattr(self, field) not in choices.values:
+                problems[field] = f"Choose one of {', '.join(choices.values)}."
+        if not isinstance(self.table_size, int) or self.table_size not in info.seats:
+            seats = f"{info.seats.start} to {info.seats.stop - 1}"
+            problems["table_size"] = f"{info.title} is played by {seats} players."
+        if not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
+            problems["rounds"] = f"An event has 1 to {MAX_ROUNDS} rounds."
+        points = self.points_by_place
+        if not isinstance(points, list) or not all(_is_number(p) for p in points):
+            problems["points_by_place"] = "Points by place are a list of numbers, first place first."
+        elif points and len(points) != self.table_size:
+            problems["points_by_place"] = f"Give {self.table_size} numbers, one for each place at a table."
+        tiebreaks = self.tiebreaks
+        if (
+            not isinstance(tiebreaks, list)
+            or not all(isinstance(t, str) and t in TIEBREAKS for t in tiebreaks)
+            or len(set(tiebreaks)) != len(tiebreaks)
+        ):
+            problems["tiebreaks"] = f"Name tiebreaks once each, from {', '.join(TIEBREAKS)}."
+        if not isinstance(self.options, dict):
+            problems["options"] = "The game's options are a JSON object."
+        elif info.has_engine:
+            from games import get_engine
+
+            try:
+                validate_options(self.options, getattr(get_engine(self.game), "options", {}) or {})
+            except InvalidOptions as exc:
+                problems["options"] = str(exc)
+        if not isinstance(self.advance, int) or not 1 <= self.advance <= 5:
+            problems["advance"] = "Between 1 and 5 players of each table or group go through."
+        if not isinstance(self.groups, int) or not 0 <= self.groups <= 64:
+            problems["groups"] = "Give 0 (groups of about four) to 64 groups."
+        return problems
 
     @property
     def game_title(self) -> str:

@@ -85,13 +85,15 @@ def event_jobs(*, event: Event) -> list[Job]:
     return list(Job.objects.filter(key__in=keys).order_by("-created")[:3])
 
 
-def table_for(*, event: Event, table_id: int) -> Table:
+def table_for(*, event: Event, table_id: int) -> Table | None:
+    """The event's table with its seats and players, or None when the event has no such table."""
     return (
         Table.objects.select_related("round__event")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("entrant__player").order_by("position"))
         )
-        .get(pk=table_id, round__event=event)
+        .filter(pk=table_id, round__event=event)
+        .first()
     )
 
 

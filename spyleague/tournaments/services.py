@@ -65,9 +65,9 @@ def event_create(
     user: Any,
     name: str,
     game: str,
-    format: str,
-    rounds: int,
-    table_size: int,
+    format: str = Event.Format.SWISS,
+    rounds: int = 5,
+    table_size: int = 4,
     kind: str = Event.Kind.TOURNAMENT,
     bye_rule: str = Event.ByeRule.WIN,
     starts: datetime | None = None,
@@ -105,6 +105,55 @@ def event_create(
         tiebreaks=tiebreaks or DEFAULT_TIEBREAKS,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
+
+
+# What an organiser may change, and until when: the game and the shape of its tables only before
+# the first round is paired; what the standings are worked out from until the event is over.
+CHANGEABLE_ANY_TIME = frozenset({"name", "starts", "kind"})
+CHANGEABLE_UNTIL_FINISHED = frozenset({"rounds", "points_by_place", "tiebreaks", "bye_rule"})
+CHANGEABLE_BEFORE_PAIRING = frozenset({"game", "format", "table_size", "options", "advance", "groups"})
+RANKING_SETTINGS = frozenset({"points_by_place", "tiebreaks", "bye_rule"})
+
+
+@transaction.atomic
+def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
+    """Change an event's settings, as far as the event's progress allows; every refusal in words."""
+    require_organiser(user=user, event=event)
+    event = Event.objects.select_for_update().select_related("club").get(pk=event.pk)
+    changed = {field: value for field, value in changes.items() if getattr(event, field) != value}
+    problems: dict[str, str] = {}
+    paired = event.round_set.exists()
+    for field in changed:
+        if field == "club":
+            problems[field] = "An event stays in the club that runs it."
+        elif field not in CHANGEABLE_ANY_TIME and event.status == Event.Status.FINISHED:
+            problems[field] = f"The event is over: its {field.replace('_', ' ')} stay as they were."
+        elif field in CHANGEABLE_BEFORE_PAIRING and paired:
+            problems[field] = f"The {field.replace('_', ' ')} cannot change once a round has been paired."
+        elif field not in CHANGEABLE_ANY_TIME | CHANGEABLE_UNTIL_FINISHED | CHANGEABLE_BEFORE_PAIRING:
+            problems[field] = "This cannot be changed."
+    played = event.round_set.order_by("-number").values_list("number", flat=True).first() or 0
+    if "rounds" in changed and changed["rounds"] < played:
+        problems["rounds"] = f"{played} rounds have been paired already."
+    if problems:
+        raise ValidationError(problems)
+    for field, value in changed.items():
+        setattr(event, field, value)
+    if "table_size" in changed and "points_by_place" not in changed:
+        event.points_by_place = list(DEFAULT_POINTS.get(event.table_size, ()))
+    event.save()
+    if RANKING_SETTINGS & set(changed) and paired:
+        standings_recompute_queue(event=event, user=user)
+    return event
+
+
+@transaction.atomic
+def event_delete(*, user: Any, event: Event) -> None:
+    """Delete an event before its first round is paired; after that its results stay on record."""
+    require_organiser(user=user, event=event)
+    if event.round_set.exists():
+        raise ValidationError("An event that has begun keeps its rounds and results: finish it instead.")
+    event.delete()
 
 
 @transaction.atomic
@@ -152,6 +201,12 @@ def entrant_register(*, user: Any, event: Event, player: Player | None = None) -
         player = own
     elif not has_club_role(user=user, club=event.club, role=Role.ORGANISER):
         raise PermissionDenied("Only an organiser can register someone else.")
+    elif not (
+        player.guest_of_id == event.club_id or player.memberships.filter(club_id=event.club_id).exists()
+    ):
+        raise ValidationError(
+            f"{player.name} is not a member of {event.club.name}: they register themselves, or join first."
+        )
     if event.status == Event.Status.FINISHED:
         raise ValidationError("This event is over.")
     existing = Entrant.objects.filter(event=event, player=player).first()
@@ -171,6 +226,11 @@ def entrant_register(*, user: Any, event: Event, player: Player | None = None) -
     )
 
 
+def _not_over(event: Event) -> None:
+    if event.status == Event.Status.FINISHED:
+        raise ValidationError("This event is over: its entrants stay as they were.")
+
+
 def _own_or_organiser(user: Any, entrant: Entrant) -> None:
     own = getattr(user, "player", None)
     if not (
@@ -183,6 +243,7 @@ def _own_or_organiser(user: Any, entrant: Entrant) -> None:
 @transaction.atomic
 def entrant_check_in(*, user: Any, entrant: Entrant, present: bool = True) -> Entrant:
     _own_or_organiser(user, entrant)
+    _not_over(entrant.event)
     entrant.checked_in = present
     entrant.save(update_fields=["checked_in"])
     return entrant
@@ -191,6 +252,7 @@ def entrant_check_in(*, user: Any, entrant: Entrant, present: bool = True) -> En
 @transaction.atomic
 def entrant_drop(*, user: Any, entrant: Entrant) -> Entrant:
     _own_or_organiser(user, entrant)
+    _not_over(entrant.event)
     if entrant.dropped_after is None:
         completed = entrant.event.round_set.exclude(status=Round.Status.DRAFT).count()
         entrant.dropped_after = completed
@@ -495,6 +557,8 @@ def round_swap(*, user: Any, rnd: Round, a: Entrant, b: Entrant) -> list[str]:
     plain = round_as_plain(rnd)
     if a.pk not in plain.players or b.pk not in plain.players:
         raise ValidationError("Both players must be in this round.")
+    if a.pk == b.pk:
+        raise ValidationError("Choose two different players to swap.")
     data = [d for d in _rounds_data(rnd.event) if d[0].number < rnd.number]
     names = dict(Entrant.objects.filter(event=rnd.event).values_list("pk", "player__name"))
     checked = explain.check_swap(plain, a.pk, b.pk, EventHistory([p for _, p, _ in data]), (), names)

@@ -6,7 +6,8 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import HttpRequest, HttpResponse
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
@@ -14,6 +15,7 @@ from games import game_info
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
+from ..core.inputs import Refused, finite_number, found, reasons, refused_page
 from ..scores import services as results
 from ..scores.checks import Problem, sheet_extras
 from ..scores.models import Result
@@ -29,10 +31,6 @@ from .selectors import (
     standings_get,
     table_for,
 )
-
-
-def _say(request: HttpRequest, exc: ValidationError) -> None:
-    messages.error(request, " ".join(str(m) for m in exc.messages))
 
 
 def event_index(request: HttpRequest) -> HttpResponse:
@@ -142,8 +140,11 @@ def event_public(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=pk)
-    rnd = get_object_or_404(rounds_get(event=event), number=number)
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    rounds = rounds_get(event=event)
+    if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
+        rounds = rounds.exclude(status=Round.Status.DRAFT)  # a draft is the organisers' alone
+    rnd = get_object_or_404(rounds, number=number)
     return render(request, "tournaments/print.html", {"event": event, "round": rnd})
 
 
@@ -152,20 +153,24 @@ def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 def entrant_add(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     player_ids = request.POST.getlist("player")
+    players = [found(Player, player_id, what="Player") for player_id in player_ids]
     try:
-        if not player_ids:
-            services.entrant_register(user=request.user, event=event)
-            messages.success(request, "You are registered.")
-        for player_id in player_ids:
-            player = get_object_or_404(Player, pk=player_id)
-            services.entrant_register(user=request.user, event=event, player=player)
-        if player_ids:
-            messages.success(
-                request, f"Registered {len(player_ids)} player{'s' if len(player_ids) != 1 else ''}."
-            )
+        with transaction.atomic():  # everyone, or nobody when one cannot be registered
+            _register(request, event, players)
     except ValidationError as exc:
-        _say(request, exc)
+        return refused_page(request, reasons(exc), event_detail, pk)
     return redirect(event)
+
+
+def _register(request: HttpRequest, event: Event, players: list[Player]) -> None:
+    """The user themself (no players chosen), or the players an organiser chose."""
+    if not players:
+        services.entrant_register(user=request.user, event=event)
+        messages.success(request, "You are registered.")
+    for player in players:
+        services.entrant_register(user=request.user, event=event, player=player)
+    if players:
+        messages.success(request, f"Registered {len(players)} player{'s' if len(players) != 1 else ''}.")
 
 
 @login_required
@@ -174,13 +179,18 @@ def entrant_update(request: HttpRequest, pk: int, entrant_id: int) -> HttpRespon
     event = get_object_or_404(Event, pk=pk)
     entrant = get_object_or_404(Entrant, pk=entrant_id, event=event)
     what = request.POST.get("do")
-    if what == "check_in":
-        services.entrant_check_in(user=request.user, entrant=entrant, present=True)
-    elif what == "check_out":
-        services.entrant_check_in(user=request.user, entrant=entrant, present=False)
-    elif what == "drop":
-        services.entrant_drop(user=request.user, entrant=entrant)
-        messages.info(request, f"{entrant.player.name} has dropped; past results stay in the standings.")
+    try:
+        if what == "check_in":
+            services.entrant_check_in(user=request.user, entrant=entrant, present=True)
+        elif what == "check_out":
+            services.entrant_check_in(user=request.user, entrant=entrant, present=False)
+        elif what == "drop":
+            services.entrant_drop(user=request.user, entrant=entrant)
+            messages.info(request, f"{entrant.player.name} has dropped; past results stay in the standings.")
+        else:
+            raise Refused("Choose check_in, check_out or drop.")
+    except ValidationError as exc:
+        return refused_page(request, reasons(exc), event_detail, pk)
     return redirect(event)
 
 
@@ -208,14 +218,16 @@ def round_action(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             services.round_discard(user=request.user, rnd=rnd)
             messages.info(request, f"The draft of round {number} was discarded.")
         elif what == "swap":
-            a = get_object_or_404(Entrant, pk=request.POST.get("a"), event=event)
-            b = get_object_or_404(Entrant, pk=request.POST.get("b"), event=event)
+            a = found(Entrant, request.POST.get("a"), what="The first player", event=event)
+            b = found(Entrant, request.POST.get("b"), what="The second player", event=event)
             warnings = services.round_swap(user=request.user, rnd=rnd, a=a, b=b)
             for warning in warnings:
                 messages.warning(request, warning)
             messages.success(request, f"Swapped {a.player.name} and {b.player.name}.")
+        else:
+            raise Refused("Choose publish, discard or swap.")
     except ValidationError as exc:
-        _say(request, exc)
+        return refused_page(request, reasons(exc), event_detail, pk)
     return redirect(event)
 
 
@@ -245,6 +257,8 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         }
         for s in seats
     ]
+    # Black Spy's "stopped on time" box: as typed, or as stored (from the form or the API).
+    stopped = bool(typed.get("stopped")) if "typed" in extra else bool(result and result.data.get("stopped"))
     game_sheet = None
     if extras is not None:
         # A game's own sheet starts from the stored sheet, whichever way it came (form or API).
@@ -292,6 +306,7 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         "online_ready": game_info(event.game).has_engine,
         "changes": changes,
         "history": history,
+        "stopped": stopped,
         **extra,
     }
 
@@ -300,9 +315,20 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
 _NOT_TYPED = {"csrfmiddlewaretoken", "note", "version", "confirm_now"}
 
 
-def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+def _table(request: HttpRequest, pk: int, table_id: int) -> tuple[Event, Table]:
+    """The event and its table, or 404; a draft round's tables are the organisers' alone."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     table = table_for(event=event, table_id=table_id)
+    if table is None or (
+        table.round.status == Round.Status.DRAFT
+        and not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
+    ):
+        raise Http404("This event has no such table.")
+    return event, table
+
+
+def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
+    event, table = _table(request, pk, table_id)
     if request.method != "POST":
         return render(request, "tournaments/sheet.html", _sheet_context(request, event, table))
     if not request.user.is_authenticated:
@@ -330,6 +356,10 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     errors: list[str] = []
     entries = []
     data: dict[str, Any] = {"typed": typed}
+    from ..scores.checks import STOPPED_ON_TIME
+
+    if event.game in STOPPED_ON_TIME:
+        data["stopped"] = bool(request.POST.get("stopped"))  # the box on the sheet: kept on the result
     if extras is not None:
         # The game's own sheet gives the places and scores.
         data["sheet"] = extras.read_form(request.POST, len(seats))
@@ -338,9 +368,10 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
         score_raw = request.POST.get(f"score_{seat.position}", "").strip()
         place_raw = request.POST.get(f"place_{seat.position}", "").strip()
         try:
-            score = float(score_raw) if score_raw else None
-        except ValueError:
-            errors.append(f"{seat.entrant.player.name}: the score {score_raw!r} is not a number.")
+            what = f"{seat.entrant.player.name}: the score"
+            score = finite_number(score_raw, what=what) if score_raw else None
+        except Refused as exc:
+            errors.append(str(exc))
             score = None
         try:
             place = int(place_raw) if place_raw else None
@@ -374,6 +405,17 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
                 user=request.user, club=event.club, role=Role.SCORER
             ):
                 results.result_confirm(user=request.user, result=Result.objects.get(table=table))
+        except results.ResultExists:
+            # Someone else entered this table's result first: show theirs, keep what was typed.
+            stale = "This table's result was entered by someone else while you were typing."
+            context = _sheet_context(
+                request,
+                event,
+                table,
+                typed=typed,
+                errors=[f"{stale} Nothing was saved: check your entries against it and save again."],
+            )
+            return render(request, "tournaments/sheet.html", context, status=409)
         except results.SheetRefused as exc:
             if extras is None:
                 errors.extend(p.message for p in exc.problems)
@@ -393,17 +435,16 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_confirm(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=pk)
-    table = table_for(event=event, table_id=table_id)
+    event, table = _table(request, pk, table_id)
     result = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
-    if result is None:
-        messages.error(request, "There is no result to confirm yet.")
-    else:
-        try:
-            results.result_confirm(user=request.user, result=result)
-            messages.success(request, "Result confirmed. The standings are being updated.")
-        except ValidationError as exc:
-            _say(request, exc)
+    try:
+        if result is None:
+            raise ValidationError("There is no result to confirm yet.")
+        results.result_confirm(user=request.user, result=result)
+    except ValidationError as exc:
+        context = _sheet_context(request, event, table, errors=[reasons(exc)])
+        return render(request, "tournaments/sheet.html", context, status=400)
+    messages.success(request, "Result confirmed. The standings are being updated.")
     return redirect("tournaments:sheet", pk=event.pk, table_id=table.pk)
 
 
@@ -412,13 +453,11 @@ def table_confirm(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
 def table_play_online(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     from ..play.services import MoveRejected, match_for_table
 
-    event = get_object_or_404(Event, pk=pk)
-    table = table_for(event=event, table_id=table_id)
+    _, table = _table(request, pk, table_id)
     try:
         match = match_for_table(user=request.user, table=table)
     except MoveRejected as exc:
-        messages.error(request, exc.reason)
-        return redirect(event)
+        return refused_page(request, exc.reason, event_detail, pk, status=exc.status)
     return redirect(match)
 
 

@@ -37,7 +37,9 @@ def test_create_register_pair_publish_enter_confirm_and_read_standings(
             f"/api/events/{event['id']}/register/", {"player": player.pk}, format="json"
         )
         assert response.status_code == 201, response.content
-    entrants = api_client.get(f"/api/events/{event['id']}/entrants/").json()
+    page = api_client.get(f"/api/events/{event['id']}/entrants/").json()
+    assert page["count"] == len(page["results"])  # paged like every list
+    entrants = page["results"]
     assert len(entrants) == 4
     for entrant in entrants:
         checked = api_client.post(f"/api/events/{event['id']}/entrants/{entrant['id']}/check-in/")

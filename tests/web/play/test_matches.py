@@ -138,7 +138,7 @@ def test_pages_show_only_the_viewers_seat_and_act_through_htmx(client: Any, make
         {"action": json.dumps({"type": "add", "n": 5}), "version": "0"},
         HTTP_HX_REQUEST="true",
     )
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert "add 1 or 2" in response.content.decode()  # shown in the board, nothing changed
     response = client.post(
         reverse("play:act", args=[match.pk]),
@@ -193,11 +193,14 @@ def test_replay_steps_through_a_finished_match(client: Any, make_user: Any) -> N
     assert "Move 2 of 2" in frame.content.decode()
 
 
-def test_invite_link_seats_a_logged_in_player(client: Any, make_user: Any) -> None:
+def test_invite_link_offers_a_seat_that_one_click_takes(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
     match = new_match(ann)
     client.force_login(bob)
-    response = client.get(reverse("play:invite", args=[match.invite]))
-    assert response.status_code == 302
+    response = client.get(reverse("play:invite", args=[match.invite]), follow=True)
+    assert "You are invited: take a seat below." in response.content.decode()
+    assert "Take a seat" in response.content.decode()
+    assert match.seat_set.get(number=1).player is None  # following a link changes nothing
+    assert client.post(reverse("play:join", args=[match.pk])).status_code == 302
     assert match.seat_set.get(number=1).player == bob.player
     assert client.get(reverse("play:invite", args=["nope"])).status_code == 404

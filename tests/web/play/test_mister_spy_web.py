@@ -123,7 +123,7 @@ def test_a_refused_action_shows_the_engines_reason_and_changes_nothing(
         HTTP_HX_REQUEST="true",
     )
     html = unescape(response.content.decode())
-    assert response.status_code == 200
+    assert response.status_code == 400
     assert f'<div class="move-error" role="alert">{refused.value.reason}</div>' in html
     assert "You do not hold" in refused.value.reason
     assert "Your turn: choose one action" in html  # the board is still there

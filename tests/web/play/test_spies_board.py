@@ -100,8 +100,10 @@ def post(client: Any, match: Match, action: Any, version: int | None = None) -> 
         {"action": action if isinstance(action, str) else json.dumps(action), "version": version or ""},
         HTTP_HX_REQUEST="true",
     )
-    assert response.status_code == 200
-    return unescape(response.content.decode())
+    html = unescape(response.content.decode())
+    # A refused action answers 4xx with the reason in the board; an applied one 200.
+    assert (response.status_code >= 400) == ('class="move-error"' in html), response.status_code
+    return html
 
 
 def test_a_seat_sees_its_own_pieces_face_up_and_nothing_hidden_of_the_others(

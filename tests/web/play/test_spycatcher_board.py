@@ -102,8 +102,10 @@ def post(client: Any, match: Match, user: Any, action: Any, version: int | None)
     if version is not None:
         data["version"] = str(version)
     response = client.post(reverse("play:act", args=[match.pk]), data, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200
-    return unescape(response.content.decode())
+    html = unescape(response.content.decode())
+    # A refused action answers 4xx with the reason in the board; an applied one 200.
+    assert (response.status_code >= 400) == ('class="move-error"' in html), response.status_code
+    return html
 
 
 def cards_named(html: str) -> set[str]:

@@ -9,6 +9,7 @@ from django.test import TestCase
 from django.urls import reverse
 
 from spyleague.clubs.models import Player
+from spyleague.clubs.services import club_create, club_join
 from spyleague.scores.models import Result, Scorepad, ScorepadChange
 
 pytestmark = pytest.mark.django_db
@@ -121,7 +122,7 @@ def test_strangers_cannot_enter_deals(client: Any, make_user: Any) -> None:
     pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy"])
     client.force_login(make_user(username="stranger"))
     response = deal(client, pad, 20, 20, 20)
-    assert response.status_code == 400
+    assert response.status_code == 403
     assert "Only the players at this table" in response.content.decode()
     assert not pad.deals.exists()
 
@@ -186,6 +187,8 @@ def test_spy_vs_spy_races_until_a_pile_reaches_zero(client: Any, make_user: Any)
 
 def test_the_list_shows_the_pads_you_opened_or_sit_at_once_each(client: Any, make_user: Any) -> None:
     ann, tabby = make_user(username="ann", player_name="Ann"), make_user(username="tabby")
+    club = club_create(user=tabby, name="The Cellar")
+    club_join(user=ann, club=club)  # Tabby may seat a member of her club
     opened = open_pad(client, tabby, ["Bo", "Cy", "Di"])
     client.force_login(ann)  # Ann opens one at which she sits, and is seated on one Tabby opens
     data = {"player_0": str(ann.player.pk), "name_1": "Bo", "name_2": "Cy"}
