@@ -127,7 +127,7 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
         if field == "club":
             problems[field] = "An event stays in the club that runs it."
         elif field not in CHANGEABLE_ANY_TIME and event.status == Event.Status.FINISHED:
-            problems[field] = f"The event is over: its {field.replace('_', ' ')} stay as they were."
+            problems[field] = f"The event is over: its {field.replace('_', ' ')} can no longer change."
         elif field in CHANGEABLE_BEFORE_PAIRING and paired:
             problems[field] = f"The {field.replace('_', ' ')} cannot change once a round has been paired."
         elif field not in CHANGEABLE_ANY_TIME | CHANGEABLE_UNTIL_FINISHED | CHANGEABLE_BEFORE_PAIRING:
