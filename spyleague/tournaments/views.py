@@ -327,6 +327,21 @@ def _table(request: HttpRequest, pk: int, table_id: int) -> tuple[Event, Table]:
     return event, table
 
 
+def _sheet_taken(
+    request: HttpRequest, event: Event, table: Table, typed: dict[str, Any], *, changed: bool = False
+) -> HttpResponse:
+    """Someone saved this sheet since the form was drawn: say so (409), show theirs, keep what was
+    typed."""
+    stale = (
+        "This table's result was changed while you were typing (see the history)."
+        if changed
+        else "This table's result was entered by someone else while you were typing."
+    )
+    errors = [f"{stale} Nothing was saved: check your entries against it and save again."]
+    context = _sheet_context(request, event, table, typed=typed, errors=errors)
+    return render(request, "tournaments/sheet.html", context, status=409)
+
+
 def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     event, table = _table(request, pk, table_id)
     if request.method != "POST":
@@ -339,19 +354,7 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
     version = request.POST.get("version")
     if version is not None and version != _sheet_version(existing):
         # Someone saved this sheet since the form was drawn: say so, keep what was typed.
-        stale = (
-            "This table's result was entered by someone else while you were typing."
-            if version == "new"
-            else "This table's result was changed while you were typing (see the history)."
-        )
-        context = _sheet_context(
-            request,
-            event,
-            table,
-            typed=typed,
-            errors=[f"{stale} Nothing was saved: check your entries against it and save again."],
-        )
-        return render(request, "tournaments/sheet.html", context, status=409)
+        return _sheet_taken(request, event, table, typed, changed=version != "new")
     extras = sheet_extras(event.game)
     errors: list[str] = []
     entries = []
@@ -406,16 +409,7 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
             ):
                 results.result_confirm(user=request.user, result=Result.objects.get(table=table))
         except results.ResultExists:
-            # Someone else entered this table's result first: show theirs, keep what was typed.
-            stale = "This table's result was entered by someone else while you were typing."
-            context = _sheet_context(
-                request,
-                event,
-                table,
-                typed=typed,
-                errors=[f"{stale} Nothing was saved: check your entries against it and save again."],
-            )
-            return render(request, "tournaments/sheet.html", context, status=409)
+            return _sheet_taken(request, event, table, typed)  # entered first, a moment ago
         except results.SheetRefused as exc:
             if extras is None:
                 errors.extend(p.message for p in exc.problems)

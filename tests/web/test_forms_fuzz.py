@@ -63,13 +63,10 @@ from urllib.parse import urlencode
 
 import pytest
 from django.apps import apps
-from django.contrib import messages as flash
-from django.contrib.messages.storage.cookie import CookieStorage
 from django.db import transaction
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import CharField, Q
 from django.db.models.functions import Length
-from django.http import HttpRequest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
@@ -94,6 +91,7 @@ from tests.web.matrix.cells import (
     Observed,
     changed_models,
     client_for,
+    error_flash,
     fingerprint,
     rows_written,
     says_why,
@@ -1019,14 +1017,6 @@ FORMS: list[Form] = [
 # --- asking ----------------------------------------------------------------------------------------
 
 
-def _error_flash(response: Any) -> str:
-    cookie = response.cookies.get("messages")
-    if cookie is None or not cookie.value:
-        return ""
-    decoded = CookieStorage(HttpRequest())._decode(cookie.value) or []  # type: ignore[attr-defined]
-    return " ".join(str(m.message) for m in decoded if m.level >= flash.ERROR)
-
-
 # The whole numbers each kind of column holds on PostgreSQL (SQLite keeps any 64-bit number).
 INTEGER_RANGES = BaseDatabaseOperations.integer_field_ranges
 
@@ -1142,7 +1132,7 @@ def ask(
         location=response.get("Location", ""),
         body=response.content.decode(errors="replace"),
         content_type=response.get("Content-Type", ""),
-        error_flash=_error_flash(response),
+        error_flash=error_flash(response),
         exception=server_error.strip().splitlines()[-1] if server_error else "",
     )
     return Asked(role, url, body, htmx, urlencoded, observed, changed, server_error, too_big)

@@ -214,7 +214,8 @@ def _text(fragment: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", fragment))).strip()
 
 
-def _error_flash(response: Any) -> str:
+def error_flash(response: Any) -> str:
+    """The error messages a redirect carries in the messages cookie."""
     cookie = response.cookies.get("messages")
     if cookie is None or not cookie.value:
         return ""
@@ -297,7 +298,7 @@ def ask(
         location=response.get("Location", ""),
         body=body,
         content_type=response.get("Content-Type", ""),
-        error_flash=_error_flash(response),
+        error_flash=error_flash(response),
         exception=exception,
     )
     return response, observed
