@@ -73,8 +73,10 @@ def pad_new(request: HttpRequest) -> HttpResponse:
                     errors.append(f"Player {i + 1}: choose one of your clubs' players, or type a new name.")
                 else:
                     chosen.append(player)
+            elif len(name) > 80:
+                errors.append(f"Player {i + 1}: a name is at most 80 characters.")
             elif name:
-                chosen.append(Player(name=name[:80]))
+                chosen.append(Player(name=name))
         game = request.POST.get("game") or "black-spy"
         options: dict[str, Any] = {key: True for key, _ in VARIANTS if request.POST.get(key)}
         if request.POST.get("half_decks"):
