@@ -22,6 +22,15 @@ pairs as possible (the "social golfer" problem, which has no general formula):
    formula gives 9).
 
 Seats are then rotated fairly round by round.
+
+:func:`round_robin_schedule` is a whole round robin: as many rounds as it takes for everyone to
+meet everyone. At tables of 2 (byes when the count is odd) that is the circle method's ``n - 1``
+rounds (``n`` when odd). At other sizes it is the fewest rounds, from the counting minimum
+(``ceil((n - 1) / (s - 1))`` for the largest table ``s``, and enough tables for every pair) up,
+in which :func:`group_schedule` seats every pair at least once; it stops at ``max_rounds``, and
+the schedule's ``unmet_pairs`` then says how many pairs never meet (the caller tells the
+organiser). The same arguments with ``rounds`` set to that number give the same schedule again,
+so an event can rebuild it round by round.
 """
 
 from __future__ import annotations
@@ -38,7 +47,7 @@ from .seating import fewest_pairs, seat_swiss_tables
 from .seats import seat_order
 from .tables import plan_tables
 
-__all__ = ["GroupSchedule", "group_schedule", "round_robin_pairs"]
+__all__ = ["GroupSchedule", "group_schedule", "round_robin_pairs", "round_robin_schedule"]
 
 ROUND_BUDGET = 20_000  # exact-search steps per round while building a schedule round by round
 
@@ -172,6 +181,54 @@ def group_schedule(
     repeats = sum(k - 1 for k in meetings.values())
     unmet = n * (n - 1) // 2 - len(meetings)
     return GroupSchedule(tuple(final), repeats, bound, unmet)
+
+
+def round_robin_schedule(
+    players: Sequence[int],
+    *,
+    preferred: int = 2,
+    allowed: Iterable[int] | None = None,
+    max_byes: int | None = None,
+    rounds: int | None = None,
+    max_rounds: int = 30,
+    seed: int = 0,
+) -> GroupSchedule:
+    """A whole round robin: every pair meets, in as few rounds as this module finds.
+
+    ``rounds`` fixes the number of rounds (to rebuild a schedule found before); by default it is
+    the fewest in which every pair meets (at most ``max_rounds``).
+
+    >>> len(round_robin_schedule(list(range(7))).rounds)
+    7
+    >>> s = round_robin_schedule(list(range(7)), preferred=4, allowed=(3, 4))
+    >>> len(s.rounds), s.unmet_pairs
+    (3, 0)
+    """
+    order = list(players)
+    sizes = set(allowed) if allowed is not None else {preferred}
+    if sizes == {2} and preferred == 2:
+        circle = round_robin_pairs(order)
+        if rounds is not None:
+            circle = circle[:rounds]
+        return GroupSchedule(circle, 0, 0, 0)
+    n = len(order)
+    if rounds is not None:
+        return group_schedule(
+            order, preferred=preferred, allowed=allowed, rounds=rounds, max_byes=max_byes, seed=seed
+        )
+    plan = plan_tables(n, preferred, allowed, max_byes=max_byes)
+    largest = max(plan.sizes, default=2)
+    per_round = sum(s * (s - 1) // 2 for s in plan.sizes)
+    all_pairs = n * (n - 1) // 2
+    needed = max(1, math.ceil((n - 1) / max(1, largest - 1)), math.ceil(all_pairs / max(1, per_round)))
+    needed = min(needed, max_rounds)
+    while True:
+        schedule = group_schedule(
+            order, preferred=preferred, allowed=allowed, rounds=needed, max_byes=max_byes, seed=seed
+        )
+        if schedule.unmet_pairs == 0 or needed >= max_rounds:
+            return schedule
+        needed = min(max_rounds, needed + max(1, schedule.unmet_pairs // max(1, per_round)))
 
 
 def _exact_fits(tables: int, size: int) -> bool:

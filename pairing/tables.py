@@ -1,14 +1,34 @@
-"""Splitting a number of players into tables of the sizes the organiser allows."""
+"""Splitting a number of players into tables of the sizes the organiser allows.
+
+When the count does not divide by the preferred size, an event chooses what to do
+(:data:`UNEVEN`): ``"byes"`` (only tables of the preferred size; the fewest players sit out),
+``"shorter"`` (tables of one seat fewer are allowed too) or ``"longer"`` (tables of one seat
+more). :func:`uneven_sizes` gives the sizes each choice allows, within the game's seat range.
+With shorter or longer tables the fewest tables leave the preferred size (23 players at tables
+of 4: 5 of 4 and 1 of 3, or 3 of 5 and 2 of 4), and byes are given only when no split exists
+(5 players at tables of 4 or 3: 4 and a bye).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["MAX_TABLE", "MIN_TABLE", "TablePlan", "TableSizeError", "plan_tables", "split_tables"]
+__all__ = [
+    "MAX_TABLE",
+    "MIN_TABLE",
+    "UNEVEN",
+    "TablePlan",
+    "TableSizeError",
+    "describe_sizes",
+    "plan_tables",
+    "split_tables",
+    "uneven_sizes",
+]
 
 MIN_TABLE = 2
 MAX_TABLE = 6
+UNEVEN = ("byes", "shorter", "longer")
 
 
 class TableSizeError(ValueError):
@@ -129,3 +149,55 @@ def plan_tables(
         f"{player_count} players cannot be split into tables of {_describe(sizes)} "
         f"with at most {limit} bye{'s' if limit != 1 else ''}"
     )
+
+
+def uneven_sizes(preferred: int, uneven: str = "byes", seats: range | None = None) -> tuple[int, ...]:
+    """The table sizes allowed when the players do not divide by ``preferred``.
+
+    ``seats`` is the game's range of players (default: 2 to 6). Raises :class:`TableSizeError`
+    when the choice needs a size the game (or a table) cannot have.
+
+    >>> uneven_sizes(4, "shorter"), uneven_sizes(4, "longer"), uneven_sizes(4)
+    ((3, 4), (4, 5), (4,))
+    >>> uneven_sizes(5, "longer", range(2, 6))  # Spies! is played by 2 to 5
+    Traceback (most recent call last):
+    ...
+    pairing.tables.TableSizeError: tables of 6 are too large for this game: it needs 2 to 5 players
+    """
+    low = max(MIN_TABLE, seats.start if seats is not None else MIN_TABLE)
+    high = min(MAX_TABLE, seats.stop - 1 if seats is not None else MAX_TABLE)
+    if uneven not in UNEVEN:
+        raise TableSizeError(f"choose one of {', '.join(UNEVEN)} for an uneven count")
+    if not low <= preferred <= high:
+        raise TableSizeError(f"tables of {preferred} do not suit this game: it needs {low} to {high} players")
+    if uneven == "byes":
+        return (preferred,)
+    other = preferred - 1 if uneven == "shorter" else preferred + 1
+    if not low <= other <= high:
+        small = "small" if other < preferred else "large"
+        raise TableSizeError(
+            f"tables of {other} are too {small} for this game: it needs {low} to {high} players"
+        )
+    return tuple(sorted((preferred, other)))
+
+
+def describe_sizes(sizes: Iterable[int], byes: int = 0) -> str:
+    """Table sizes in words, largest first.
+
+    >>> describe_sizes((5, 5, 5, 4, 4))
+    '3 tables of 5 and 2 of 4'
+    >>> describe_sizes((4, 4), byes=1)
+    '2 tables of 4 and 1 bye'
+    """
+    counts: dict[int, int] = {}
+    for size in sorted(sizes, reverse=True):
+        counts[size] = counts.get(size, 0) + 1
+    parts = [
+        f"{count} table{'s' if count != 1 else ''} of {size}" if i == 0 else f"{count} of {size}"
+        for i, (size, count) in enumerate(counts.items())
+    ]
+    if byes:
+        parts.append(f"{byes} bye{'s' if byes != 1 else ''}")
+    if not parts:
+        return "no tables"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

@@ -1,5 +1,8 @@
 """Knockout brackets, heats and groups into a bracket."""
 
+import random
+from itertools import permutations, product
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,6 +10,7 @@ from hypothesis import strategies as st
 from pairing import (
     Match,
     Round,
+    TableSizeError,
     bracket_order,
     first_round,
     groups_to_bracket,
@@ -16,6 +20,8 @@ from pairing import (
     seed_by_rating,
     snake_groups,
 )
+from pairing.knockout import bracket_next, heat_plan, heat_seeds
+from pairing.tables import uneven_sizes
 
 
 @pytest.mark.parametrize("size", [1, 2, 4, 8, 16, 32, 64])
@@ -97,3 +103,192 @@ def test_groups_into_bracket_moves_as_little_as_possible() -> None:
     six = groups_to_bracket([[1, 2], [3, 4], [5, 6]], 2)
     assert sum(m.is_bye for m in six) == 2
     assert all(m.second is None or (m.first - 1) // 2 != (m.second - 1) // 2 for m in six)
+
+
+# --- heats run to one final table -------------------------------------------------------------
+
+
+def run_heats(
+    count: int,
+    size: int,
+    advance: int,
+    *,
+    allowed: tuple[int, ...] | None = None,
+    max_byes: int | None = None,
+    seats: range = range(3, 7),
+    seed: int = 0,
+) -> list[Round]:
+    """Heats played out with random places until the final; returns the rounds."""
+    rng = random.Random(seed)
+    players = list(range(100, 100 + count))
+    rounds: list[Round] = []
+    while True:
+        plan = heat_plan(players, size, allowed, max_byes=max_byes, seats=seats)
+        rounds.append(plan.round)
+        if plan.final:
+            return rounds
+        assert len(rounds) < 20, "heats that do not end"
+        places = {}
+        for table in plan.round.tables:
+            order = list(table)
+            rng.shuffle(order)
+            places |= {p: i + 1 for i, p in enumerate(order)}
+        players = heat_qualifiers(plan.round, places, advance, heat_seeds(plan.round), at_least=seats.start)
+
+
+def shape(rounds: list[Round]) -> list[tuple[list[int], int]]:
+    return [([len(t) for t in r.tables], len(r.byes)) for r in rounds]
+
+
+def test_heats_of_16_at_tables_of_4_top_2_play_to_a_final_of_4() -> None:
+    assert shape(run_heats(16, 4, 2)) == [([4, 4, 4, 4], 0), ([4, 4], 0), ([4], 0)]
+
+
+def test_heats_of_24_play_to_a_final_of_6_and_12_straight_to_one() -> None:
+    assert shape(run_heats(24, 4, 2)) == [([4] * 6, 0), ([4, 4, 4], 0), ([6], 0)]
+    assert shape(run_heats(12, 4, 2)) == [([4, 4, 4], 0), ([6], 0)]
+
+
+def test_heats_of_18_start_with_byes_shorter_or_longer_tables() -> None:
+    # Byes: the top 2 seeds go through; 16 play.
+    rounds = run_heats(18, 4, 2, max_byes=None)
+    assert shape(rounds)[0] == ([4, 4, 4, 4], 2)
+    assert rounds[0].byes == (100, 101)
+    assert shape(rounds)[-1] == ([6], 0)
+    assert shape(run_heats(18, 4, 2, allowed=(3, 4)))[:2] == [([4, 4, 4, 3, 3], 0), ([4, 3, 3], 0)]
+    assert shape(run_heats(18, 4, 2, allowed=(4, 5)))[0] == ([5, 5, 4, 4], 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(3, 80),
+    st.sampled_from([3, 4, 5, 6]),
+    st.integers(1, 5),
+    st.sampled_from(["byes", "shorter", "longer"]),
+    st.integers(0, 1000),
+)
+def test_heats_always_end_in_one_final_table(count, size, advance, uneven, seed) -> None:
+    advance = min(advance, size - 1)
+    try:
+        allowed = uneven_sizes(size, uneven, range(3, 7))
+    except TableSizeError:
+        return
+    rounds = run_heats(count, size, advance, allowed=allowed, max_byes=None, seed=seed)
+    final = rounds[-1]
+    assert len(final.tables) == 1 and not final.byes
+    assert 3 <= len(final.tables[0]) <= 6
+    for earlier in rounds[:-1]:
+        assert len(earlier.players) > 6 and all(len(t) in allowed for t in earlier.tables)
+
+
+def test_a_heats_table_too_small_for_the_game_is_filled_by_the_best_placed() -> None:
+    # Black Spy (3 to 6) at tables of 4, winners only: 8 players leave 2, too few for a table.
+    heat = heat_round(list(range(1, 9)), 4)
+    assert heat.tables == ((1, 4, 5, 8), (2, 3, 6, 7))
+    places = {1: 2, 4: 1, 5: 3, 8: 4, 2: 1, 3: 2, 6: 3, 7: 4}
+    assert heat_qualifiers(heat, places, 1, heat_seeds(heat)) == [2, 4]
+    # The best second place (by seed: 1 before 3) joins them.
+    assert heat_qualifiers(heat, places, 1, heat_seeds(heat), at_least=3) == [2, 4, 1]
+    with pytest.raises(TableSizeError, match="2 players cannot fill a table: the game needs at least 3"):
+        heat_plan([2, 4], 4, seats=range(3, 7))
+
+
+def test_heats_qualifiers_skip_a_player_who_dropped_and_a_table_keeps_one_out() -> None:
+    heat = Round(((1, 2, 3), (4, 5, 6, 7)), byes=(9,))
+    places = {1: 1, 2: 2, 3: 3, 4: 1, 5: 2, 6: 3, 7: 4}
+    seeds = [9, 1, 4, 2, 5, 3, 6, 7]
+    assert heat_qualifiers(heat, places, 3, seeds) == [9, 1, 4, 2, 5, 6]  # a table of 3 sends 2
+    # 4 dropped: 5 and 6 go through from their table; by place, then seed.
+    assert heat_qualifiers(heat, places, 2, seeds, absent={4, 9}) == [1, 2, 5, 6]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(7, 60), st.sampled_from([(3, 4), (4,), (4, 5), (5, 6)]), st.booleans())
+def test_heat_seeds_undo_the_snake(count, allowed, byes) -> None:
+    players = [1000 + i for i in range(count)]
+    try:
+        heat = heat_round(players, allowed[0], allowed, max_byes=None if byes else 0)
+    except TableSizeError:
+        return
+    assert heat_seeds(heat) == players
+
+
+# --- brackets with empty slots --------------------------------------------------------------
+
+
+def test_an_empty_slot_gives_a_walkover_and_keeps_the_bracket_shape() -> None:
+    assert bracket_next([1, 2, 3, 4]) == (Match(1, 2), Match(3, 4))
+    assert bracket_next([1, None, 3, 4]) == (Match(1, None), Match(3, 4))
+    assert bracket_next([None, None, 3, 4]) == (None, Match(3, 4))
+    with pytest.raises(ValueError, match="even number"):
+        bracket_next([1, 2, 3])
+
+
+# --- groups into a bracket: group-mates meet as late as it allows ---------------------------
+
+
+def meeting_rounds(matches: tuple[Match, ...], group_of: dict[int, int]) -> list[int]:
+    """For each pair of group-mates, the round in which they could first meet (1: first round)."""
+    slots = [p for m in matches for p in (m.first, m.second)]
+    out = []
+    for i in range(len(slots)):
+        for j in range(i + 1, len(slots)):
+            a, b = slots[i], slots[j]
+            if a is not None and b is not None and group_of[a] == group_of[b]:
+                out.append((i ^ j).bit_length())
+    return sorted(out)
+
+
+def test_12_players_in_3_groups_meet_their_group_mates_only_in_the_final() -> None:
+    groups = [[10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]]
+    matches = groups_to_bracket(groups, 2)
+    group_of = {p: g for g, members in enumerate(groups) for p in members}
+    assert meeting_rounds(matches, group_of) == [3, 3, 3]  # each group's two: only in the final
+    # The group winners keep the byes, and each meets a runner-up of another group first.
+    assert {m.first for m in matches if m.second is None} == {10, 20}
+    assert all(m.second is None or group_of[m.first] != group_of[m.second] for m in matches)
+
+
+def brute_best(groups: list[list[int]], advance: int) -> list[int]:
+    """The best meeting profile over every placement within pots (and bye status)."""
+    seeded = [g[place] for place in range(advance) for g in groups if place < len(g)]
+    pot = {g[place]: place for g in groups for place in range(min(advance, len(g)))}
+    size = 1 << (len(seeded) - 1).bit_length()
+    order = bracket_order(size)
+    slots = [seeded[s - 1] if s <= len(seeded) else None for s in order]
+    classes: dict[tuple[int, bool], list[int]] = {}
+    for i, p in enumerate(slots):
+        if p is not None:
+            classes.setdefault((pot[p], slots[i ^ 1] is None), []).append(i)
+    group_of = {p: g for g, members in enumerate(groups) for p in members}
+    best: list[int] | None = None
+    for perms in product(*(permutations([slots[i] for i in c]) for c in classes.values())):
+        trial = list(slots)
+        for c, perm in zip(classes.values(), perms, strict=True):
+            for i, p in zip(c, perm, strict=True):
+                trial[i] = p
+        rounds = sorted(
+            (i ^ j).bit_length()
+            for i in range(size)
+            for j in range(i + 1, size)
+            if trial[i] is not None and trial[j] is not None and group_of[trial[i]] == group_of[trial[j]]
+        )
+        profile = [-rounds.count(r) for r in range(1, size.bit_length())]
+        if best is None or profile > best:
+            best = profile
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize(
+    ("groups", "advance"),
+    [(2, 2), (3, 2), (4, 2), (5, 2), (3, 3), (4, 3), (2, 3), (6, 2), (5, 3)],
+)
+def test_groups_into_bracket_is_as_late_as_any_draw(groups, advance) -> None:
+    rankings = [[10 * g + i for i in range(4)] for g in range(groups)]
+    matches = groups_to_bracket(rankings, advance)
+    group_of = {p: g for g, members in enumerate(rankings) for p in members}
+    rounds = meeting_rounds(matches, group_of)
+    size = 2 * len(matches)
+    profile = [-rounds.count(r) for r in range(1, size.bit_length())]
+    assert profile == brute_best(rankings, advance)

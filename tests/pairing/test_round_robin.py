@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pairing import EventHistory, group_schedule, round_robin_pairs
+from pairing import EventHistory, TableSizeError, group_schedule, round_robin_pairs
 from pairing.designs import affine_plane, fewest_schedule_repeats, kirkman_fifteen, known_design
-from pairing.round_robin import _schedule_bound
+from pairing.round_robin import _schedule_bound, round_robin_schedule
 
 from .helpers import partitions
 
@@ -147,3 +147,49 @@ def test_exact_schedule_search_equals_brute_force(n, size, rounds) -> None:
     met = Counter(frozenset(p) for rnd in schedule for t in rnd for p in combinations(t, 2))
     assert found == sum(k - 1 for k in met.values())
     assert all(sorted(p for t in rnd for p in t) == list(range(n)) for rnd in schedule)
+
+
+# --- a whole round robin: as many rounds as it needs ------------------------------------------
+
+
+def met_pairs(rounds) -> set[frozenset[int]]:
+    return {frozenset(p) for r in rounds for t in r.tables for p in combinations(t, 2)}
+
+
+def test_a_round_robin_of_7_at_tables_of_2_has_7_rounds() -> None:
+    schedule = round_robin_schedule(list(range(7)))
+    assert len(schedule.rounds) == 7
+    assert met_pairs(schedule.rounds) == {frozenset(p) for p in combinations(range(7), 2)}
+
+
+@pytest.mark.parametrize(
+    ("count", "preferred", "allowed"),
+    [(7, 4, (3, 4)), (7, 4, (4, 5)), (12, 4, None), (10, 3, (3, 4)), (9, 3, None)],
+)
+def test_at_bigger_tables_everyone_meets_everyone(count, preferred, allowed) -> None:
+    players = list(range(50, 50 + count))
+    schedule = round_robin_schedule(players, preferred=preferred, allowed=allowed, max_byes=None, seed=3)
+    assert schedule.unmet_pairs == 0
+    assert met_pairs(schedule.rounds) == {frozenset(p) for p in combinations(players, 2)}
+    # One round fewer would leave a pair apart (the search stops at the first that works).
+    shorter = group_schedule(
+        players, preferred=preferred, allowed=allowed, rounds=len(schedule.rounds) - 1, max_byes=None, seed=3
+    )
+    assert shorter.unmet_pairs > 0
+    # Asked again for that many rounds, the same schedule: an event rebuilds it round by round.
+    again = round_robin_schedule(
+        players, preferred=preferred, allowed=allowed, max_byes=None, seed=3, rounds=len(schedule.rounds)
+    )
+    assert again.rounds == schedule.rounds
+
+
+def test_a_round_robin_stops_at_the_most_rounds_allowed() -> None:
+    schedule = round_robin_schedule(list(range(16)), preferred=4, max_rounds=3)
+    assert len(schedule.rounds) == 3 and schedule.unmet_pairs > 0
+
+
+def test_a_round_robin_in_which_nobody_would_play_is_refused() -> None:
+    with pytest.raises(
+        TableSizeError, match="3 players cannot fill a table: the smallest allowed table has 4 seats"
+    ):
+        round_robin_schedule([1, 2, 3], preferred=4)

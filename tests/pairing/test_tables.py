@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pairing import TablePlan, TableSizeError, plan_tables, split_tables
+from pairing.tables import describe_sizes, uneven_sizes
 
 
 def test_known_splits() -> None:
@@ -65,3 +66,37 @@ def test_plan_gives_the_fewest_byes() -> None:
         plan_tables(11, 4, max_byes=1)
     with pytest.raises(TableSizeError, match="cannot fill a table"):
         plan_tables(1, 2, max_byes=1)
+
+
+# --- uneven counts: byes, shorter or longer tables ----------------------------------------------
+
+
+def test_uneven_sizes_follow_the_choice_within_the_games_range() -> None:
+    assert uneven_sizes(4) == (4,)
+    assert uneven_sizes(4, "shorter") == (3, 4)
+    assert uneven_sizes(4, "longer") == (4, 5)
+    assert uneven_sizes(4, "shorter", range(3, 7)) == (3, 4)  # Black Spy, 3 to 6
+    assert uneven_sizes(5, "longer", range(2, 7)) == (5, 6)  # Mister Spy, 2 to 6
+    with pytest.raises(TableSizeError, match="tables of 2 are too small"):
+        uneven_sizes(3, "shorter", range(3, 7))  # Black Spy has no tables of 2
+    with pytest.raises(TableSizeError, match="tables of 6 are too large"):
+        uneven_sizes(5, "longer", range(2, 6))  # Spies! is played by 2 to 5
+    with pytest.raises(TableSizeError, match="tables of 1 are too small"):
+        uneven_sizes(2, "shorter", range(1, 7))  # Spy vs Spy has a solo game, but not a table of 1
+    with pytest.raises(TableSizeError, match="choose one of byes, shorter, longer"):
+        uneven_sizes(4, "both")
+
+
+def test_23_players_at_tables_of_4_by_each_choice() -> None:
+    assert plan_tables(23, 4, uneven_sizes(4), max_byes=None) == TablePlan((4, 4, 4, 4, 4), 3)
+    assert plan_tables(23, 4, uneven_sizes(4, "shorter"), max_byes=None) == TablePlan((4, 4, 4, 4, 4, 3), 0)
+    assert plan_tables(23, 4, uneven_sizes(4, "longer"), max_byes=None) == TablePlan((5, 5, 5, 4, 4), 0)
+    # No split at all: the fewest byes still.
+    assert plan_tables(5, 4, uneven_sizes(4, "shorter"), max_byes=None) == TablePlan((4,), 1)
+
+
+def test_sizes_in_words() -> None:
+    assert describe_sizes((4, 4, 4, 4, 4, 3)) == "5 tables of 4 and 1 of 3"
+    assert describe_sizes((2, 2, 2), byes=1) == "3 tables of 2 and 1 bye"
+    assert describe_sizes((6,)) == "1 table of 6"
+    assert describe_sizes(()) == "no tables"
