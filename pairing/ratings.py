@@ -22,18 +22,24 @@ updates in place: no deep copies, no new objects. A test checks that it gives th
 ``rate`` to 1e-12 on random tables with ties, so an openskill upgrade that changes the internals
 is caught; if ``_compute`` is missing the code falls back to ``rate``. ``method="rate"`` always
 uses the public call.
+
+One more result. :func:`rate_result` rates a single result from its players' current ``mu`` and
+``sigma`` (as stored after the results before it) with the same :class:`Rater` arithmetic, so a
+site can apply a new result on its own and get, to the last bit, what a recompute would give when
+that result comes last, or comes anywhere after the last result of each of its players (results
+of other players do not touch theirs).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal, NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-__all__ = ["PlayerRating", "RatingPoint", "RatingTable", "recompute_ratings"]
+__all__ = ["PlayerRating", "Rater", "RatingPoint", "RatingTable", "rate_result", "recompute_ratings"]
 
 Z = 3.0  # ordinal = mu - Z * sigma
 
@@ -70,6 +76,71 @@ class RatingTable:
         return [point for point in self.history if point.player == player]
 
 
+class Rater:
+    """One game's rating arithmetic: a table's players' ratings before a result, then after it.
+
+    The full recompute and the rating of one new result (:func:`rate_result`) both go through
+    :meth:`rate`, so a result applied on its own gives exactly the numbers a recompute gives.
+    """
+
+    def __init__(
+        self,
+        *,
+        mu: float = 25.0,
+        sigma: float = 25.0 / 3.0,
+        beta: float = 25.0 / 6.0,
+        tau: float = 25.0 / 300.0,
+        method: Literal["direct", "rate"] = "direct",
+    ) -> None:
+        self.model = PlackettLuce(mu=mu, sigma=sigma, beta=beta, tau=tau)
+        self.compute = getattr(self.model, "_compute", None) if method == "direct" else None
+        self.tau_squared = self.model.tau * self.model.tau
+
+    def rating(self, mu: float | None = None, sigma: float | None = None) -> PlackettLuceRating:
+        """A new player's rating, or one with the given ``mu`` and ``sigma`` (as stored)."""
+        return self.model.rating(mu=mu, sigma=sigma)
+
+    def rate(self, table: list[PlackettLuceRating], places: Sequence[int]) -> list[PlackettLuceRating]:
+        """The ratings after one result, in the order of ``table``. With ``method="direct"`` the
+        rating objects are updated in place and returned."""
+        if self.compute is not None:
+            # rate() for one-player teams with ranks, minus the deep copies (see module docs).
+            for rating in table:
+                rating.sigma = math.sqrt(rating.sigma * rating.sigma + self.tau_squared)
+            order = sorted(range(len(table)), key=places.__getitem__)
+            self.compute(teams=[[table[i]] for i in order], ranks=[float(places[i]) for i in order])
+            return table
+        rated = self.model.rate([[r] for r in table], ranks=[float(x) for x in places])
+        return [team[0] for team in rated]
+
+
+def _checked(index: int, result: Sequence[tuple[int, int]]) -> tuple[list[int], list[int]]:
+    if len(result) < 2:
+        raise ValueError(f"result {index} has fewer than 2 players")
+    players = [p for p, _ in result]
+    if len(set(players)) != len(players):
+        raise ValueError(f"result {index} lists a player twice")
+    return players, [place for _, place in result]
+
+
+def rate_result(
+    result: Sequence[tuple[int, int]],
+    current: Mapping[int, tuple[float, float]],
+    *,
+    rater: Rater | None = None,
+) -> list[tuple[int, float, float]]:
+    """One result rated after all the others: each player's ``(player, mu, sigma)`` afterwards.
+
+    ``current`` holds the players' ``(mu, sigma)`` before it (a player missing there is new). Gives
+    exactly what :func:`recompute_ratings` gives when this result comes last.
+    """
+    rater = rater or Rater()
+    players, places = _checked(0, result)
+    table = [rater.rating(*current[p]) if p in current else rater.rating() for p in players]
+    updated = rater.rate(table, places)
+    return [(p, r.mu, r.sigma) for p, r in zip(players, updated, strict=True)]
+
+
 def recompute_ratings(
     results: Iterable[Sequence[tuple[int, int]]],
     *,
@@ -81,35 +152,19 @@ def recompute_ratings(
     method: Literal["direct", "rate"] = "direct",
 ) -> RatingTable:
     """Rate every result in order and return final ratings (and the history if asked)."""
-    model = PlackettLuce(mu=mu, sigma=sigma, beta=beta, tau=tau)
-    compute = getattr(model, "_compute", None) if method == "direct" else None
-    tau_squared = model.tau * model.tau
+    rater = Rater(mu=mu, sigma=sigma, beta=beta, tau=tau, method=method)
     current: dict[int, PlackettLuceRating] = {}
     games: dict[int, int] = {}
     history: list[RatingPoint] = []
     for index, result in enumerate(results):
-        if len(result) < 2:
-            raise ValueError(f"result {index} has fewer than 2 players")
-        players = [p for p, _ in result]
-        if len(set(players)) != len(players):
-            raise ValueError(f"result {index} lists a player twice")
-        places = [place for _, place in result]
-        if compute is not None:
-            # rate() for one-player teams with ranks, minus the deep copies (see module docs).
-            table: list[PlackettLuceRating] = []
-            for p in players:
-                rating = current.get(p)
-                if rating is None:
-                    rating = current[p] = model.rating()
-                rating.sigma = math.sqrt(rating.sigma * rating.sigma + tau_squared)
-                table.append(rating)
-            order = sorted(range(len(players)), key=places.__getitem__)
-            compute(teams=[[table[i]] for i in order], ranks=[float(places[i]) for i in order])
-            updated = table
-        else:
-            teams = [[current[p] if p in current else model.rating()] for p in players]
-            rated = model.rate(teams, ranks=[float(x) for x in places])
-            updated = [team[0] for team in rated]
+        players, places = _checked(index, result)
+        table: list[PlackettLuceRating] = []
+        for p in players:
+            rating = current.get(p)
+            if rating is None:
+                rating = current[p] = rater.rating()
+            table.append(rating)
+        updated = rater.rate(table, places)
         for p, rating in zip(players, updated, strict=True):
             current[p] = rating
             games[p] = games.get(p, 0) + 1

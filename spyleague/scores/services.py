@@ -237,11 +237,14 @@ def result_correct(
 
 
 def result_confirmed_effects(result: Result) -> None:
-    """A confirmed result updates its tournament table, and the game's ratings (as jobs)."""
-    from ..ratings.services import ratings_recompute_queue
+    """A confirmed (or corrected) result updates its tournament table and standings, and the
+    game's ratings, in the caller's transaction: a new result is applied on the spot; one that
+    changes the past (a correction, a result played before its players' later ones) queues one
+    recompute, however many ask for it."""
+    from ..ratings.services import ratings_result_apply
 
     if result.table_id:
         from ..tournaments.services import table_result_apply
 
         table_result_apply(result=result)
-    ratings_recompute_queue(game=result.game)
+    ratings_result_apply(result=result)
