@@ -261,6 +261,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Several models have a "status"; name the scorepad's (the rest are told apart by their component).
+    "ENUM_NAME_OVERRIDES": {"ScorepadStatusEnum": "spyleague.scores.models.Scorepad.Status"},
 }
 
 # Production hardening, driven by the environment.

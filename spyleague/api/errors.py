@@ -58,6 +58,11 @@ _REASONS: dict[int, tuple[type[serializers.Serializer[Any]], str]] = {
     403: (ErrorSerializer, "Not logged in, or not allowed to (no role for it in the club, not your seat)."),
     404: (ErrorSerializer, "There is no such object."),
     409: (ErrorSerializer, "The match has moved on since the version sent; nothing was applied."),
+    429: (
+        ErrorSerializer,
+        "Too many wrong passwords for this username from this address: logging in as them from "
+        "here is paused for a while (the answer says how long).",
+    ),
 }
 
 

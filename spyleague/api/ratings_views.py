@@ -5,7 +5,7 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, serializers
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -15,6 +15,7 @@ from ..clubs.models import Player
 from ..core.inputs import row_id
 from ..ratings.selectors import leaderboard, rating_history
 from .errors import error_responses
+from .views import paged
 
 
 class LeaderRowSerializer(serializers.Serializer[Any]):
@@ -40,31 +41,45 @@ def _game_parameter() -> OpenApiParameter:
     )
 
 
-@extend_schema(
-    parameters=[
-        _game_parameter(),
-        OpenApiParameter("club", str, description="A club's slug"),
-        OpenApiParameter("league", int, description="A league (season) id"),
-    ],
-    responses={200: LeaderRowSerializer(many=True), **error_responses()},
-)
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def game_leaderboard(request: Request, game: str) -> Response:
-    league = request.query_params.get("league")
-    rows = leaderboard(
-        game=game,
-        club=request.query_params.get("club") or None,
-        league=row_id(league, what="The league") if league else None,
+# The whole board is read, then paged: a rank is a place in the whole board, whatever the page.
+WHOLE_BOARD = 10**9
+
+
+class GameLeaderboard(GenericAPIView[Any]):
+    """Players by rating (mu - 3 sigma), best first, a page at a time like every list."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = LeaderRowSerializer
+
+    @extend_schema(
+        parameters=[
+            _game_parameter(),
+            OpenApiParameter("club", str, description="A club's slug: only its members"),
+            OpenApiParameter("league", int, description="A league (season) id: only who played in it"),
+        ],
+        responses={200: LeaderRowSerializer(many=True), **error_responses()},
     )
-    return Response(LeaderRowSerializer(rows, many=True).data)
+    def get(self, request: Request, game: str) -> Response:
+        league = request.query_params.get("league")
+        rows = leaderboard(
+            game=game,
+            club=request.query_params.get("club") or None,
+            league=row_id(league, what="The league") if league else None,
+            limit=WHOLE_BOARD,
+        )
+        return paged(self, rows, LeaderRowSerializer)
 
 
-@extend_schema(
-    parameters=[_game_parameter()], responses={200: HistoryPointSerializer(many=True), **error_responses(404)}
-)
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def player_history(request: Request, pk: int, game: str) -> Response:
-    player = get_object_or_404(Player, pk=pk)
-    return Response(HistoryPointSerializer(rating_history(player=player, game=game), many=True).data)
+class PlayerRatingHistory(GenericAPIView[Any]):
+    """A player's rating in a game after each rated result, oldest first, a page at a time."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = HistoryPointSerializer
+
+    @extend_schema(
+        parameters=[_game_parameter()],
+        responses={200: HistoryPointSerializer(many=True), **error_responses(404)},
+    )
+    def get(self, request: Request, pk: int, game: str) -> Response:
+        player = get_object_or_404(Player, pk=pk)
+        return paged(self, rating_history(player=player, game=game), HistoryPointSerializer)

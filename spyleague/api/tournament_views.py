@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
 from rest_framework import permissions, serializers, status
 from rest_framework.decorators import api_view, permission_classes
 from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -181,6 +182,50 @@ class ResultTakenSerializer(serializers.Serializer[Any]):
     result = ResultOutSerializer(help_text="The result entered first, which stands: check it or confirm it.")
 
 
+class ResultDetailOutSerializer(ResultOutSerializer):
+    status = serializers.CharField(  # type: ignore[assignment]
+        help_text=f"One of {', '.join(Result.Status.values)}: reported waits for a confirmation."
+    )
+    # DRF takes declared fields off the class, so this field does not hide Field.source (mypy
+    # cannot know).
+    source = serializers.ChoiceField(  # type: ignore[assignment]
+        choices=Result.Source.choices, help_text="Where the result came from."
+    )
+    stopped = serializers.BooleanField(
+        allow_null=True, help_text="Black Spy: the table was stopped on time (null: not said)."
+    )
+    entered_by = serializers.CharField(allow_null=True, help_text="Who entered it (their name).")
+    confirmed_by = serializers.CharField(allow_null=True, help_text="Who confirmed it; null until then.")
+
+
+class ResultSnapshotSerializer(serializers.Serializer[Any]):
+    status = serializers.CharField(help_text=f"One of {', '.join(Result.Status.values)}.")
+    lines = ResultLineOutSerializer(many=True)
+    sheet = GameSheetField(required=False)
+
+
+class ResultChangeOutSerializer(serializers.Serializer[Any]):
+    action = serializers.CharField(help_text="entered, confirmed, corrected or overridden.")
+    who = serializers.CharField(allow_null=True, help_text="Who made the change (their name).")
+    when = serializers.DateTimeField()
+    note = serializers.CharField(allow_blank=True, help_text="Why, as the corrector wrote it.")
+    before = ResultSnapshotSerializer(allow_null=True, help_text="The result before the change.")
+    after = ResultSnapshotSerializer(allow_null=True, help_text="The result after it.")
+
+
+class TableResultOutSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    status = serializers.ChoiceField(
+        choices=Table.Status.choices,
+        help_text="waiting (no result yet), reported (entered, to be confirmed) or confirmed.",
+    )
+    is_bye = serializers.BooleanField()
+    result = ResultDetailOutSerializer(
+        allow_null=True, help_text="The result as it stands, confirmed or not; null before one is entered."
+    )
+    history = ResultChangeOutSerializer(many=True, help_text="Every change to the result, oldest first.")
+
+
 class SwapOutSerializer(RoundOutSerializer):
     warnings = serializers.ListField(
         child=serializers.CharField(), help_text="What the swap does that may not be wanted (a repeat)."
@@ -192,6 +237,52 @@ def _result_data(result: Result) -> dict[str, Any]:
     out = {"id": result.pk, "status": result.status, "lines": snap["lines"]}
     if "sheet" in snap:
         out["sheet"] = snap["sheet"]
+    return out
+
+
+def _name(user: Any) -> str | None:
+    if user is None:
+        return None
+    player = getattr(user, "player", None)
+    return player.name if player is not None else str(user.get_username())
+
+
+def table_result_get(*, table: Table) -> dict[str, Any]:
+    """A table's result as it stands (reported or confirmed) and every change to it."""
+    result = (
+        Result.objects.filter(table=table)
+        .exclude(status=Result.Status.VOID)
+        .select_related("entered_by__player", "confirmed_by__player")
+        .first()
+    )
+    detail = None
+    history: list[dict[str, Any]] = []
+    if result is not None:
+        stopped = result.data.get("stopped") if isinstance(result.data, dict) else None
+        detail = {
+            **_result_data(result),
+            "source": result.source,
+            "stopped": stopped if isinstance(stopped, bool) else None,
+            "entered_by": _name(result.entered_by),
+            "confirmed_by": _name(result.confirmed_by),
+        }
+        history = [
+            {
+                "action": change.action,
+                "who": _name(change.who),
+                "when": change.when,
+                "note": change.note,
+                "before": change.before,
+                "after": change.after,
+            }
+            for change in result.changes.select_related("who__player").order_by("when", "pk")
+        ]
+    state = table.status
+    if result is not None and table.status != Table.Status.CONFIRMED:
+        confirmed = result.status == Result.Status.CONFIRMED
+        state = Table.Status.CONFIRMED if confirmed else Table.Status.REPORTED
+    data = {"table": table.pk, "status": state, "is_bye": table.is_bye, "result": detail}
+    out: dict[str, Any] = TableResultOutSerializer({**data, "history": history}).data
     return out
 
 
@@ -221,14 +312,25 @@ def event_register(request: Request, pk: int) -> Response:
     return Response(EntrantSerializer(entrant).data, status=status.HTTP_201_CREATED)
 
 
-@extend_schema(request=None, responses={200: EntrantSerializer, **error_responses(403, 404)})
-@api_view(["POST"])
+@extend_schema(
+    methods=["POST"],
+    summary="Check in: present for the next round (the entrant, or an organiser)",
+    request=None,
+    responses={200: EntrantSerializer, **error_responses(403, 404)},
+)
+@extend_schema(
+    methods=["DELETE"],
+    summary="Undo a check-in: not present after all (the entrant, or an organiser)",
+    request=None,
+    responses={200: EntrantSerializer, **error_responses(403, 404)},
+)
+@api_view(["POST", "DELETE"])
 @permission_classes([permissions.IsAuthenticated])
 def entrant_check_in(request: Request, pk: int, entrant_id: int) -> Response:
-    entrant = get_object_or_404(Entrant, pk=entrant_id, event_id=pk)
-    return Response(
-        EntrantSerializer(_call(services.entrant_check_in, user=request.user, entrant=entrant)).data
-    )
+    entrant = get_object_or_404(Entrant.objects.select_related("event__club"), pk=entrant_id, event_id=pk)
+    present = request.method == "POST"
+    checked = _call(services.entrant_check_in, user=request.user, entrant=entrant, present=present)
+    return Response(EntrantSerializer(checked).data)
 
 
 @extend_schema(request=None, responses={200: EntrantSerializer, **error_responses(403, 404)})
@@ -277,16 +379,45 @@ def _round_data(rnd: Round) -> dict[str, Any]:
     }
 
 
-@extend_schema(responses={200: RoundOutSerializer(many=True), **error_responses(404)})
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def event_rounds(request: Request, pk: int) -> Response:
-    """Published rounds for everyone; the organisers also see the draft."""
-    event = get_object_or_404(Event, pk=pk)
+class EventRounds(GenericAPIView[Any]):
+    """An event's rounds with their tables and results, a page at a time: the published ones
+    for everyone, the draft too for the organisers."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = RoundOutSerializer
+
+    @extend_schema(responses={200: RoundOutSerializer(many=True), **error_responses(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = get_object_or_404(Event, pk=pk)
+        rounds = rounds_get(event=event)
+        if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
+            rounds = rounds.exclude(status=Round.Status.DRAFT)
+        page = self.paginate_queryset(rounds)
+        return self.get_paginated_response([_round_data(r) for r in page or []])
+
+
+@extend_schema(
+    methods=["GET"],
+    summary="One round: its tables and results (a draft is for the organisers alone)",
+    responses={200: RoundOutSerializer, **error_responses(404)},
+)
+@extend_schema(
+    methods=["DELETE"],
+    summary="Discard a draft round (organisers), to pair it again",
+    responses={204: None, **error_responses(403, 404)},
+)
+@api_view(["GET", "DELETE"])
+@permission_classes([permissions.IsAuthenticatedOrReadOnly])
+def round_detail(request: Request, pk: int, number: int) -> Response:
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     rounds = rounds_get(event=event)
     if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
-        rounds = rounds.exclude(status=Round.Status.DRAFT)
-    return Response([_round_data(r) for r in rounds])
+        rounds = rounds.exclude(status=Round.Status.DRAFT)  # a draft is the organisers' alone
+    rnd = get_object_or_404(rounds, number=number)
+    if request.method == "DELETE":
+        _call(services.round_discard, user=request.user, rnd=rnd)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    return Response(_round_data(rnd))
 
 
 @extend_schema(request=None, responses={200: RoundOutSerializer, **error_responses(403, 404)})
@@ -311,15 +442,27 @@ def round_swap(request: Request, pk: int, number: int) -> Response:
     return Response({**_round_data(rounds_get(event=rnd.event).get(number=number)), "warnings": warnings})
 
 
-@extend_schema(responses={200: StandingOutSerializer(many=True), **error_responses(404)})
-@api_view(["GET"])
-@permission_classes([permissions.AllowAny])
-def event_standings(request: Request, pk: int) -> Response:
-    event = get_object_or_404(Event, pk=pk)
-    return Response([row.__dict__ for row in standings_get(event=event)])
+class EventStandings(GenericAPIView[Any]):
+    """An event's standings, best first, a page at a time."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = StandingOutSerializer
+
+    @extend_schema(responses={200: StandingOutSerializer(many=True), **error_responses(404)})
+    def get(self, request: Request, pk: int) -> Response:
+        event = get_object_or_404(Event, pk=pk)
+        page = self.paginate_queryset(standings_get(event=event))
+        return self.get_paginated_response([row.__dict__ for row in page or []])
 
 
 @extend_schema(
+    methods=["GET"],
+    summary="The table's result as it stands (reported or confirmed), with every change to it",
+    responses={200: TableResultOutSerializer, **error_responses(404)},
+)
+@extend_schema(
+    methods=["POST"],
+    summary="Enter a table's result, or correct it (same players, same seats); places may be left out",
     request=ResultInSerializer,
     responses={
         201: OpenApiResponse(ResultOutSerializer, description="Entered: the table's first result."),
@@ -330,11 +473,12 @@ def event_standings(request: Request, pk: int) -> Response:
         **error_responses(403, 404),
     },
 )
-@api_view(["POST"])
-@permission_classes([permissions.IsAuthenticated])
+@api_view(["GET", "POST"])
+@permission_classes([permissions.IsAuthenticatedOrReadOnly])
 def table_result(request: Request, table_id: int) -> Response:
-    """Enter a table's result, or correct it (same players, same seats). Places may be left out."""
     table = _table(request, table_id)
+    if request.method == "GET":
+        return Response(table_result_get(table=table))
     body = ResultInSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     seated = {s.entrant.player_id: s for s in table.seats.select_related("entrant__player")}

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.db.models import QuerySet
+from django.db.models import CharField, Exists, OuterRef, Q, QuerySet, Value
+from django.db.models.functions import Cast, Concat
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -18,7 +20,7 @@ from games import games
 from ..clubs import services as club_services
 from ..clubs.models import Club, Membership, Player, Role
 from ..clubs.selectors import club_list, has_club_role
-from ..core.inputs import IdConverter
+from ..core.inputs import IdConverter, row_id
 from ..core.models import Job
 from ..tournaments import services as event_services
 from ..tournaments.models import Event
@@ -37,7 +39,9 @@ from .serializers import (
 )
 
 
-def paged(view: Any, rows: QuerySet[Any], serializer: type[serializers.BaseSerializer[Any]]) -> Response:
+def paged(
+    view: Any, rows: QuerySet[Any] | Sequence[Any], serializer: type[serializers.BaseSerializer[Any]]
+) -> Response:
     """A list of rows other than the view's own (a club's members...), paged like every list."""
     page = view.paginator.paginate_queryset(rows, view.request, view=view)
     response: Response = view.paginator.get_paginated_response(serializer(page, many=True).data)
@@ -195,7 +199,10 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet[Player]):
 
 @extend_schema_view(
     list=extend_schema(
-        parameters=[OpenApiParameter("club", str, description="Only this club's events (its slug)")],
+        parameters=[
+            OpenApiParameter("club", str, description="Only this club's events (its slug)"),
+            OpenApiParameter("league", int, description="Only the events of this league (its id)"),
+        ],
         responses={200: EventSerializer(many=True), **error_responses()},
     ),
     create=extend_schema(responses={201: EventSerializer, **error_responses(403)}),
@@ -211,9 +218,14 @@ class EventViewSet(viewsets.ModelViewSet[Event]):
     lookup_value_regex = IdConverter.regex
 
     def get_queryset(self) -> QuerySet[Event]:
-        qs = Event.objects.select_related("club").order_by("-created")
+        qs = Event.objects.select_related("club").order_by("-created", "-pk")
         club = self.request.query_params.get("club")
-        return qs.filter(club__slug=club) if club else qs
+        league = self.request.query_params.get("league")
+        if club:
+            qs = qs.filter(club__slug=club)
+        if league:
+            qs = qs.filter(league_id=row_id(league, what="The league"))
+        return qs
 
     def perform_create(self, serializer: Any) -> None:
         data = dict(serializer.validated_data)
@@ -242,6 +254,23 @@ class EventViewSet(viewsets.ModelViewSet[Event]):
             raise as_drf(exc) from exc
 
     @extend_schema(
+        summary="Finish the event (organisers): a draft round is discarded; refused while a "
+        "published round's tables wait for a result",
+        request=None,
+        responses={200: EventSerializer, **error_responses(403, 404)},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def finish(self, request: Request, pk: str) -> Response:
+        event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+        try:
+            event = event_services.finish_event(user=request.user, event=event)
+        except DjangoPermissionDenied as exc:
+            raise PermissionDenied(str(exc)) from exc
+        except DjangoValidationError as exc:
+            raise as_drf(exc) from exc
+        return Response(EventSerializer(event).data)
+
+    @extend_schema(
         summary="The event's entrants, by name, a page at a time like every list",
         responses={200: EntrantSerializer(many=True), **error_responses(404)},
     )
@@ -252,21 +281,56 @@ class EventViewSet(viewsets.ModelViewSet[Event]):
         return paged(self, rows, EntrantSerializer)
 
 
+def jobs_visible_to(user: Any) -> QuerySet[Job]:
+    """The background jobs someone may follow, newest first.
+
+    - The jobs they queued themselves.
+    - An event's pairing and standings jobs, to the organisers of the event's club, whoever
+      queued them: a standings job queued by a confirmed result has no owner, and the
+      organisers are the ones who act on what it finds.
+    - A game's ratings jobs that nobody queued (a result queues them, not a person), to the
+      organisers of the clubs with an event of that game: the ratings are the game's across
+      every club, so no single event owns the job, but it is their events' results it counts.
+    - Every job, to staff.
+    Nobody else sees a job without an owner: its label names the event.
+    """
+    jobs = Job.objects.order_by("-created", "-pk")
+    if not getattr(user, "is_authenticated", False):
+        return jobs.none()
+    if user.is_staff or user.is_superuser:
+        return jobs
+    organised = Club.objects.filter(memberships__player__user=user, memberships__role=Role.ORGANISER)
+    events = Event.objects.filter(club__in=organised).annotate(
+        pair_key=Concat(Value("pair:"), Cast("pk", CharField())),
+        standings_key=Concat(Value("standings:"), Cast("pk", CharField())),
+    )
+    theirs = Q(pair_key=OuterRef("key")) | Q(standings_key=OuterRef("key"))
+    games = sorted(set(Event.objects.filter(club__in=organised).values_list("game", flat=True)))
+    return jobs.filter(
+        Q(created_by=user)
+        | Q(kind__in=("pairing", "standings")) & Exists(events.filter(theirs))
+        | Q(kind="ratings", created_by__isnull=True, key__in=[f"ratings:{g}" for g in games])
+    )
+
+
 @extend_schema_view(
+    list=extend_schema(
+        summary="The background jobs you may follow, newest first: those you queued, and as an "
+        "organiser your events' pairing and standings jobs and your games' ratings jobs",
+        responses={200: JobSerializer(many=True), **error_responses(403)},
+    ),
     retrieve=extend_schema(
-        summary="A background job you queued: its progress and result",
+        summary="A background job you may follow: its progress and result",
         responses={200: JobSerializer, **error_responses(403, 404)},
     ),
 )
-class JobViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet[Job]):
+class JobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet[Job]):
     serializer_class = JobSerializer
     lookup_value_regex = IdConverter.regex
     queryset = Job.objects.all()
     permission_classes = [permissions.IsAuthenticated]
 
     def get_queryset(self) -> QuerySet[Job]:
-        user = self.request.user
-        qs = Job.objects.all()
         if getattr(self, "swagger_fake_view", False):
-            return qs
-        return qs if user.is_staff else qs.filter(created_by=user)  # type: ignore[misc]
+            return Job.objects.all()
+        return jobs_visible_to(self.request.user)

@@ -132,7 +132,7 @@ def demo_data_load(progress: Progress | None = None) -> dict[str, Any]:
         rounds=3,
         table_size=4,
         points_by_place=[4, 2, 1, 0],
-        status=Event.Status.FINISHED,
+        status=Event.Status.RUNNING,  # it finishes itself when its last result is confirmed
         starts=timezone.now() - timedelta(days=21),
         created_by=organiser,
         tiebreaks=["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"],
@@ -144,6 +144,8 @@ def demo_data_load(progress: Progress | None = None) -> dict[str, Any]:
         _play_round(finished, organiser, scorer, rng, results=True)
         report(1 + number, total + 3, f"Round {number} of the finished event")
     finished.refresh_from_db()
+    if finished.status != Event.Status.FINISHED:
+        raise RuntimeError("The demo's three-round event did not finish after its last result.")
 
     running = Event.objects.create(
         club=club,

@@ -10,17 +10,41 @@ class EventForm(forms.Form):
     game = forms.ChoiceField(choices=[(g.slug, g.title) for g in games()])
     kind = forms.ChoiceField(choices=Event.Kind.choices, initial=Event.Kind.TOURNAMENT)
     format = forms.ChoiceField(choices=Event.Format.choices, initial=Event.Format.SWISS)
-    rounds = forms.IntegerField(min_value=1, max_value=30, initial=5)
+    rounds = forms.IntegerField(
+        min_value=1,
+        max_value=30,
+        initial=5,
+        help_text="Swiss: the number of rounds. A round robin has as many as it needs for everyone to "
+        "meet everyone, a knockout as many as its draw needs.",
+    )
     table_size = forms.IntegerField(min_value=2, max_value=6, initial=4, help_text="Seats per table.")
     bye_rule = forms.ChoiceField(
         choices=Event.ByeRule.choices, initial=Event.ByeRule.WIN, label="A bye scores"
+    )
+    uneven = forms.ChoiceField(
+        choices=Event.Uneven.choices,
+        initial=Event.Uneven.BYES,
+        required=False,
+        label="When the players do not fill the tables",
+        help_text="Byes, or tables one seat shorter or longer, as far as the game allows "
+        "(Black Spy 3-6, Mister Spy 2-6, Spies! 2-5 ...).",
     )
     advance = forms.IntegerField(
         min_value=1,
         max_value=5,
         initial=2,
         required=False,
-        help_text="Knockout heats and groups: how many of each table or group go through.",
+        label="Going through",
+        help_text="Knockout heats and groups: how many of each table or group go through. "
+        "Heats play on until one final table decides the event.",
+    )
+    groups = forms.IntegerField(
+        min_value=0,
+        max_value=64,
+        initial=0,
+        required=False,
+        label="Groups",
+        help_text="Groups, then knockout: the number of groups (0 or empty: groups of about four).",
     )
     points_by_place = forms.CharField(
         required=False,
@@ -66,6 +90,8 @@ class EventForm(forms.Form):
 
         data = super().clean() or {}
         data["advance"] = data.get("advance") or 2
+        data["groups"] = data.get("groups") or 0
+        data["uneven"] = data.get("uneven") or Event.Uneven.BYES
         points, size = data.get("points_by_place"), data.get("table_size")
         if isinstance(points, list) and isinstance(size, int) and len(points) != size:
             self.add_error(

@@ -3,6 +3,12 @@
 A ``League`` is a season of many events. An ``Event`` is played in rounds; each round
 seats entrants at ``Table``s of 2 to 6 ``Seat``s. A table's result comes from a score
 sheet, the Black Spy scorepad or an online match, and feeds the standings.
+
+An event's settings are checked on every save (``Event.settings_problems``), among them what
+to do when the players do not fill tables of the chosen size (``Event.uneven``): byes, or
+tables one seat shorter or longer, as far as the game's range of players allows (Black Spy 3-6,
+Mister Spy 2-6, Spies! 2-5 ...). A bracket of tables of 2 (a knockout, or the knockout after
+groups) always gives its byes to the top seeds, so it takes byes only.
 """
 
 from __future__ import annotations
@@ -25,6 +31,15 @@ def _is_number(value: Any) -> bool:
 
 
 class League(models.Model):
+    """A season: its table adds up its events' standings by the rule below (``RULE``)."""
+
+    RULE = (
+        "League points are the sum of the tournament points of each event of the season, as the "
+        "event's standings have them: a bye counts as the event scored it. Wins are outright first "
+        "places at a table; a shared first place is not a win. Players are ranked by points, then "
+        "by wins; players level on both share a place."
+    )
+
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(max_length=120)
     game = models.CharField(max_length=30, blank=True, help_text="Leave blank for a season of several games.")
@@ -61,6 +76,11 @@ class Event(models.Model):
         AVERAGE = "average", "Average points per table"
         ZERO = "zero", "No points"
 
+    class Uneven(models.TextChoices):
+        BYES = "byes", "Byes: only tables of the chosen size"
+        SHORTER = "shorter", "Shorter tables (one seat fewer)"
+        LONGER = "longer", "Longer tables (one seat more)"
+
     club = models.ForeignKey("clubs.Club", on_delete=models.CASCADE, related_name="events")
     league = models.ForeignKey(
         League, null=True, blank=True, on_delete=models.SET_NULL, related_name="events"
@@ -76,6 +96,12 @@ class Event(models.Model):
     )
     tiebreaks = models.JSONField(default=list, blank=True)
     bye_rule = models.CharField(max_length=10, choices=ByeRule.choices, default=ByeRule.WIN)
+    uneven = models.CharField(
+        max_length=10,
+        choices=Uneven.choices,
+        default=Uneven.BYES,
+        help_text="When the players do not fill tables of the chosen size.",
+    )
     advance = models.PositiveSmallIntegerField(
         default=2, help_text="Knockout heats and groups: how many of each table or group go through."
     )
@@ -124,6 +150,7 @@ class Event(models.Model):
             ("format", self.Format),
             ("status", self.Status),
             ("bye_rule", self.ByeRule),
+            ("uneven", self.Uneven),
         ):
             if getattr(self, field) not in choices.values:
                 problems[field] = f"Choose one of {', '.join(choices.values)}."
@@ -157,7 +184,39 @@ class Event(models.Model):
             problems["advance"] = "Between 1 and 5 players of each table or group go through."
         if not isinstance(self.groups, int) or not 0 <= self.groups <= 64:
             problems["groups"] = "Give 0 (groups of about four) to 64 groups."
+        if problems:
+            return problems
+        bracket = self.format == self.Format.GROUPS_KNOCKOUT or (
+            self.format == self.Format.KNOCKOUT and self.table_size == 2
+        )
+        if self.format == self.Format.GROUPS_KNOCKOUT and self.table_size != 2:
+            problems["format"] = "Groups then knockout is played at tables of 2."
+        elif self.format == self.Format.KNOCKOUT and self.table_size > 2 and self.advance >= self.table_size:
+            problems["advance"] = (
+                f"At tables of {self.table_size}, between 1 and {self.table_size - 1} go through."
+            )
+        if bracket and self.uneven != self.Uneven.BYES:
+            problems["uneven"] = "A bracket of tables of 2 gives its byes to the top seeds: choose byes."
+        elif self.uneven != self.Uneven.BYES:
+            from pairing.tables import TableSizeError, uneven_sizes
+
+            try:
+                uneven_sizes(self.table_size, self.uneven, info.seats)
+            except TableSizeError:
+                other = self.table_size + (1 if self.uneven == self.Uneven.LONGER else -1)
+                seats = f"{info.seats.start} to {min(6, info.seats.stop - 1)}"
+                problems["uneven"] = (
+                    f"{info.title} has no tables of {other} (it is played by {seats} players, "
+                    "at tables of 2 to 6): choose byes or the other kind of table."
+                )
         return problems
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        """The table sizes this event's rounds may use (see ``uneven``)."""
+        from pairing.tables import uneven_sizes
+
+        return uneven_sizes(self.table_size, self.uneven, game_info(self.game).seats)
 
     @property
     def game_title(self) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.core.paginator import Page, Paginator
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from ..core.models import Job
 from .models import Entrant, Event, Round, Seat, Standing, Table
@@ -26,48 +28,144 @@ class StandingLine:
     dropped: bool
 
 
-def standings_get(*, event: Event) -> list[StandingLine]:
-    """The stored standings (one query); computed on the spot if the job has not run yet."""
-    rows = list(
-        Standing.objects.filter(event=event)
-        .order_by("rank", "entrant__player__name")
-        .values_list(
-            "rank",
-            "entrant__player__name",
-            "entrant__player_id",
-            "entrant_id",
-            "points",
-            "game_points",
-            "opponents_average",
-            "wins",
-            "games",
-            "byes",
-            "entrant__dropped_after",
-        )
-    )
-    if not rows and Entrant.objects.filter(event=event).exists():
-        from .services import standings_compute
+STANDING_COLUMNS = (
+    "rank",
+    "entrant__player__name",
+    "entrant__player_id",
+    "entrant_id",
+    "points",
+    "game_points",
+    "opponents_average",
+    "wins",
+    "games",
+    "byes",
+    "entrant__dropped_after",
+)
 
-        names = dict(Entrant.objects.filter(event=event).values_list("pk", "player__name"))
-        players = dict(Entrant.objects.filter(event=event).values_list("pk", "player_id"))
-        dropped = dict(Entrant.objects.filter(event=event).values_list("pk", "dropped_after"))
-        return [
-            StandingLine(
-                r.rank,
-                names[r.player],
-                players[r.player],
-                r.player,
-                r.points,
-                r.game_points,
-                r.opponents_average,
-                r.wins,
-                r.games,
-                r.byes,
-                dropped[r.player] is not None,
-            )
-            for r in standings_compute(event)
-        ]
-    return [StandingLine(*row[:10], row[10] is not None) for row in rows]
+
+def _line(row: Sequence[Any]) -> StandingLine:
+    rank, name, player, entrant, points, game_points, average, wins, games, byes, dropped = row
+    return StandingLine(
+        rank, name, player, entrant, points, game_points, average, wins, games, byes, dropped is not None
+    )
+
+
+def _stored_standings(event: Event) -> QuerySet[Standing]:
+    """The stored rows in standings order (ties by name, then by entry)."""
+    return Standing.objects.filter(event=event).order_by("rank", "entrant__player__name", "entrant_id")
+
+
+def _computed_standings(event: Event) -> list[StandingLine]:
+    """The standings worked out on the spot (before they were ever stored)."""
+    from .services import standings_compute
+
+    entrants = {
+        pk: (name, player, dropped)
+        for pk, name, player, dropped in Entrant.objects.filter(event=event).values_list(
+            "pk", "player__name", "player_id", "dropped_after"
+        )
+    }
+    lines = [
+        StandingLine(
+            r.rank,
+            entrants[r.player][0],
+            entrants[r.player][1],
+            r.player,
+            r.points,
+            r.game_points,
+            r.opponents_average,
+            r.wins,
+            r.games,
+            r.byes,
+            entrants[r.player][2] is not None,
+        )
+        for r in standings_compute(event)
+    ]
+    return sorted(lines, key=lambda line: (line.rank, line.name, line.entrant_id))
+
+
+def standings_get(*, event: Event) -> list[StandingLine]:
+    """The whole stored standings (one query); computed on the spot if they were never stored."""
+    rows = list(_stored_standings(event).values_list(*STANDING_COLUMNS))
+    if not rows and Entrant.objects.filter(event=event).exists():
+        return _computed_standings(event)
+    return [_line(row) for row in rows]
+
+
+@dataclass
+class StandingsPage:
+    """One page of the standings, and the viewer's own line wherever it is."""
+
+    page: Page[Any]
+    lines: list[StandingLine]
+    mine: StandingLine | None = None
+    my_page: int | None = None
+
+
+STANDINGS_PER_PAGE = 50
+
+
+def standings_page(
+    *, event: Event, page: Any = 1, entrant: int | None = None, per_page: int = STANDINGS_PER_PAGE
+) -> StandingsPage:
+    """A page of the stored standings (``page`` as the address gives it: out of range or not a
+    number, the nearest page), and ``entrant``'s own line and the page it is on. A few queries
+    whatever the number of players: a count, the page, the entrant's line and its place."""
+    rows = _stored_standings(event)
+    if not rows.exists() and Entrant.objects.filter(event=event).exists():
+        everyone = _computed_standings(event)
+        computed = Paginator(everyone, per_page).get_page(page)
+        at = next((i for i, line in enumerate(everyone) if line.entrant_id == entrant), None)
+        if at is None:
+            return StandingsPage(computed, list(computed.object_list))
+        return StandingsPage(computed, list(computed.object_list), everyone[at], at // per_page + 1)
+    shown = Paginator(rows.values_list(*STANDING_COLUMNS), per_page).get_page(page)
+    out = StandingsPage(shown, [_line(row) for row in shown.object_list])
+    if entrant is not None:
+        row = rows.filter(entrant_id=entrant).values_list(*STANDING_COLUMNS).first()
+        if row is not None:
+            out.mine = _line(row)
+            rank, name = row[0], row[1]
+            ahead = rows.filter(
+                Q(rank__lt=rank)
+                | Q(rank=rank, entrant__player__name__lt=name)
+                | Q(rank=rank, entrant__player__name=name, entrant_id__lt=entrant)
+            ).count()
+            out.my_page = ahead // per_page + 1
+    return out
+
+
+def my_table(*, event: Event, entrant: int) -> Table | None:
+    """The entrant's table in the event's latest published round, with its seats and players."""
+    seat = (
+        Seat.objects.filter(entrant_id=entrant, table__round__event=event)
+        .exclude(table__round__status=Round.Status.DRAFT)
+        .order_by("-table__round__number")
+        .values_list("table_id", flat=True)
+        .first()
+    )
+    if seat is None:
+        return None
+    return (
+        Table.objects.select_related("round")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entrant__player").order_by("position"))
+        )
+        .get(pk=seat)
+    )
+
+
+def rounds_counted(*, event: Event) -> list[Round]:
+    """The event's rounds in order, each with ``table_count`` (one query, no tables read)."""
+    return list(event.round_set.annotate(table_count=Count("tables")).order_by("number"))
+
+
+def round_tables(*, rnd: Round) -> QuerySet[Table]:
+    """A round's tables in order, each with its seats and players (for a page of them)."""
+    seats = Seat.objects.select_related("entrant__player").order_by("position")
+    return (
+        Table.objects.filter(round=rnd).order_by("number").prefetch_related(Prefetch("seats", queryset=seats))
+    )
 
 
 def rounds_get(*, event: Event) -> QuerySet[Round]:
@@ -111,38 +209,53 @@ class LeagueLine:
     events: int
     games: int
     wins: int
+    byes: int = 0
 
 
 def league_table(*, league: Any) -> list[LeagueLine]:
-    """A season's table: tournament points summed over its events (one query)."""
-    from django.db.models import Count, Q, Sum
+    """A season's table by the league's written rule (``League.RULE``): the sum of its events'
+    standings, so a league's points are exactly its events' points, byes counted as each event
+    scored them, and its wins are the events' outright first places at a table (a shared first
+    place is not a win, as in the standings).
 
-    rows = (
-        Seat.objects.filter(table__round__event__league=league, place__isnull=False)
-        .values("entrant__player_id", "entrant__player__name")
-        .annotate(
-            total=Sum("points"),
-            games=Count("pk"),
-            wins=Count("pk", filter=Q(place=1)),
-            events=Count("table__round__event", distinct=True),
-        )
-        .order_by("-total", "-wins", "entrant__player__name")
-    )
+    Read from the stored standings (one query); an event whose standings have not been stored yet
+    is computed on the spot.
+    """
+    totals: dict[int, list[Any]] = {}  # player -> [name, points, events, games, wins, byes]
+
+    def add(player: int, name: str, points: float, games: int, wins: int, byes: int) -> None:
+        if not games and not byes:
+            return  # entered, never played: not in the season's table
+        line = totals.setdefault(player, [name, 0.0, 0, 0, 0, 0])
+        line[1] += points
+        line[2] += 1
+        line[3] += games
+        line[4] += wins
+        line[5] += byes
+
+    stored: set[int] = set()
+    for event_id, player, name, points, games, wins, byes in Standing.objects.filter(
+        event__league=league
+    ).values_list(
+        "event_id", "entrant__player_id", "entrant__player__name", "points", "games", "wins", "byes"
+    ):
+        stored.add(event_id)
+        add(player, name, points, games, wins, byes)
+    from .services import standings_compute
+
+    played = [Round.Status.PUBLISHED, Round.Status.COMPLETE]
+    missing = Event.objects.filter(league=league, round_set__status__in=played).exclude(pk__in=stored)
+    for event in missing.distinct():
+        players = dict(Entrant.objects.filter(event=event).values_list("pk", "player_id"))
+        names = dict(Entrant.objects.filter(event=event).values_list("pk", "player__name"))
+        for r in standings_compute(event):
+            add(players[r.player], names[r.player], r.points, r.games, r.wins, r.byes)
+    ordered = sorted(totals.items(), key=lambda kv: (-kv[1][1], -kv[1][4], kv[1][0], kv[0]))
     out: list[LeagueLine] = []
     previous: tuple[float, int] | None = None
-    for index, row in enumerate(rows, start=1):
-        key = (row["total"] or 0.0, row["wins"])
+    for index, (player, (name, points, events, games, wins, byes)) in enumerate(ordered, start=1):
+        key = (round(points, 9), wins)
         rank = out[-1].rank if out and key == previous else index
-        out.append(
-            LeagueLine(
-                rank,
-                row["entrant__player__name"],
-                row["entrant__player_id"],
-                row["total"] or 0.0,
-                row["events"],
-                row["games"],
-                row["wins"],
-            )
-        )
+        out.append(LeagueLine(rank, name, player, points, events, games, wins, byes))
         previous = key
     return out

@@ -3,16 +3,41 @@
 The algorithms live in the pure ``pairing`` package; this module turns the database into
 their plain inputs (entrant ids, past rounds, results) and their outputs back into rows.
 Pairing a round and recomputing standings run as Celery jobs (see ``tasks.py``).
+
+How the formats run (the pairing rulings themselves are in ``pairing.knockout``,
+``pairing.round_robin`` and ``pairing.tables``; each is named in ``tests/web/tournaments``):
+
+- Every format ends by itself when the result that decides it is confirmed: a Swiss or round
+  robin's last round, the final table of heats, a bracket's final (or the round after which one
+  player is left in it, others having dropped out). The organiser can also finish an event by
+  hand: a draft round is discarded, and it is refused while a published round waits for results.
+  A finished event pairs no more rounds.
+- A round robin has as many rounds as everyone needs to meet everyone, worked out when round 1
+  is paired: the event takes that number (its notes say so), it cannot change after that, and
+  a round robin that would need more rounds than an event can have is refused in words.
+- Only a Swiss takes late entries once a round has been published: a round robin's schedule
+  and a knockout's draw are made for the players of round 1.
+- Drafts follow drops and entries (``_draft_follow``): the draft is paired again at once and
+  the organiser's swaps by hand are made again. A check-in since the draft was paired does not
+  re-pair it; publishing such a Swiss draft is refused until it is paired again.
+- In a bracket, a player who drops out leaves their slot empty: the next opponent has a
+  walkover, and the bracket keeps its shape. After groups, a player who dropped out does not go
+  through: the next of their group does.
+- A count that does not fill tables follows the event's choice (``Event.uneven``): byes, or
+  tables one seat shorter or longer where the game allows; a round in which nobody plays
+  (everyone left has a bye) is complete once published.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import game_info
@@ -29,16 +54,17 @@ from pairing.standings import (
     TableResult,
     compute_standings,
 )
-from pairing.tables import TableSizeError
+from pairing.tables import describe_sizes
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.jobs import job_queue
 from ..core.models import Job
-from .models import Entrant, Event, League, Round, Seat, Standing, Table
+from .models import MAX_ROUNDS, Entrant, Event, League, Round, Seat, Table
 
 DEFAULT_TIEBREAKS = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
 Progress = Callable[[int, int, str], None]
+RoundsData = list[tuple[Round, PRound, RoundResult | None]]
 
 
 def _quiet(done: int, total: int, message: str) -> None:
@@ -74,10 +100,13 @@ def event_create(
     options: dict[str, Any] | None = None,
     advance: int = 2,
     groups: int = 0,
+    uneven: str = Event.Uneven.BYES,
     league: League | None = None,
     points_by_place: list[float] | None = None,
     tiebreaks: list[str] | None = None,
 ) -> Event:
+    """Open an event for registration; its settings are checked as the event stores them
+    (``Event.settings_problems``), each refusal beside its field."""
     problem = table_size_problem(game=game, table_size=table_size)
     if problem:
         raise ValidationError({"table_size": problem})
@@ -100,6 +129,7 @@ def event_create(
         options=options or {},
         advance=advance,
         groups=groups,
+        uneven=uneven,
         league=league if league is not None and league.club_id == club.pk else None,
         points_by_place=points_by_place or list(DEFAULT_POINTS[table_size]),
         tiebreaks=tiebreaks or DEFAULT_TIEBREAKS,
@@ -109,15 +139,23 @@ def event_create(
 
 # What an organiser may change, and until when: the game and the shape of its tables only before
 # the first round is paired; what the standings are worked out from until the event is over.
-CHANGEABLE_ANY_TIME = frozenset({"name", "starts", "kind"})
+CHANGEABLE_ANY_TIME = frozenset({"name", "starts", "kind", "league"})
 CHANGEABLE_UNTIL_FINISHED = frozenset({"rounds", "points_by_place", "tiebreaks", "bye_rule"})
-CHANGEABLE_BEFORE_PAIRING = frozenset({"game", "format", "table_size", "options", "advance", "groups"})
+CHANGEABLE_BEFORE_PAIRING = frozenset(
+    {"game", "format", "table_size", "options", "advance", "groups", "uneven"}
+)
 RANKING_SETTINGS = frozenset({"points_by_place", "tiebreaks", "bye_rule"})
 
 
 @transaction.atomic
 def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
-    """Change an event's settings, as far as the event's progress allows; every refusal in words."""
+    """Change an event's settings, as far as the event's progress allows; every refusal in words.
+
+    A change to how the standings are worked out (points by place, tiebreaks, the bye rule)
+    re-ranks the stored standings at once, in this transaction: they show the new order as
+    soon as the change is saved. A standings job is queued as well, so that one already running
+    with the old settings does not leave its order behind.
+    """
     require_organiser(user=user, event=event)
     event = Event.objects.select_for_update().select_related("club").get(pk=event.pk)
     changed = {field: value for field, value in changes.items() if getattr(event, field) != value}
@@ -126,6 +164,8 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     for field in changed:
         if field == "club":
             problems[field] = "An event stays in the club that runs it."
+        elif field == "league" and changed[field] is not None and changed[field].club_id != event.club_id:
+            problems[field] = f"Choose a league of {event.club.name}."
         elif field not in CHANGEABLE_ANY_TIME and event.status == Event.Status.FINISHED:
             problems[field] = f"The event is over: its {field.replace('_', ' ')} can no longer change."
         elif field in CHANGEABLE_BEFORE_PAIRING and paired:
@@ -135,6 +175,12 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     played = event.round_set.order_by("-number").values_list("number", flat=True).first() or 0
     if "rounds" in changed and changed["rounds"] < played:
         problems["rounds"] = f"{played} rounds have been paired already."
+    elif "rounds" in changed and "rounds" not in problems and paired and event.format != Event.Format.SWISS:
+        problems["rounds"] = (
+            f"A round robin has as many rounds as its schedule needs ({event.rounds})."
+            if event.format == Event.Format.ROUND_ROBIN
+            else "A knockout has as many rounds as its draw needs."
+        )
     if problems:
         raise ValidationError(problems)
     for field, value in changed.items():
@@ -142,7 +188,10 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     if "table_size" in changed and "points_by_place" not in changed:
         event.points_by_place = list(DEFAULT_POINTS.get(event.table_size, ()))
     event.save()
+    if "rounds" in changed:
+        _finish_if_decided(event)  # a Swiss cut to the rounds already played is over
     if RANKING_SETTINGS & set(changed) and paired:
+        standings_recompute(event=event)
         standings_recompute_queue(event=event, user=user)
     return event
 
@@ -192,7 +241,10 @@ def _next_round_number(event: Event) -> int:
 def entrant_register(*, user: Any, event: Event, player: Player | None = None) -> Entrant:
     """Register a player (an organiser may register anyone; a player registers themself).
 
-    Once the event runs this is a late entry: the player joins at the next round.
+    Once the event runs this is a late entry: the player joins at the next round, and when that
+    round is a draft it is paired again with them in it (see ``_draft_follow``). Only a Swiss
+    takes late entries once a round has been published: a round robin's schedule and a
+    knockout's draw are made for the players of round 1.
     """
     own = getattr(user, "player", None)
     if player is None or (own is not None and player.pk == own.pk):
@@ -214,16 +266,28 @@ def entrant_register(*, user: Any, event: Event, player: Player | None = None) -
         if existing.dropped_after is not None:
             raise ValidationError(f"{player.name} dropped out of this event.")
         return existing
+    if event.format != Event.Format.SWISS and event.round_set.exclude(status=Round.Status.DRAFT).exists():
+        made = "schedule was made" if event.format == Event.Format.ROUND_ROBIN else "draw was made"
+        raise ValidationError(
+            f"This {event.get_format_display().lower()} has begun: its {made} for the players of round 1, "
+            f"so {player.name} cannot join it now."
+        )
     from ..ratings.models import Rating
 
     rating = Rating.objects.filter(player=player, game=event.game).values_list("ordinal", flat=True).first()
     pending = event.round_set.filter(status=Round.Status.DRAFT).exists()
-    return Entrant.objects.create(
+    entrant = Entrant.objects.create(
         event=event,
         player=player,
         rating=rating,
         joined_round=_next_round_number(event) - (1 if pending else 0),
     )
+    checking_in = Entrant.objects.filter(event=event, checked_in=True, dropped_after__isnull=True).exists()
+    if pending and not checking_in:  # once check-in has begun, they play when checked in
+        _draft_follow(
+            Event.objects.select_for_update().get(pk=event.pk), f"Paired again: {player.name} entered."
+        )
+    return entrant
 
 
 def _not_over(event: Event) -> None:
@@ -251,12 +315,25 @@ def entrant_check_in(*, user: Any, entrant: Entrant, present: bool = True) -> En
 
 @transaction.atomic
 def entrant_drop(*, user: Any, entrant: Entrant) -> Entrant:
+    """A player drops out after the rounds published so far (they finish a round being played).
+
+    A draft round that seats them is paired again without them (see ``_draft_follow``); in a
+    knockout, their next opponent has a walkover, and a knockout left with one player in it is
+    over.
+    """
     _own_or_organiser(user, entrant)
     _not_over(entrant.event)
     if entrant.dropped_after is None:
-        completed = entrant.event.round_set.exclude(status=Round.Status.DRAFT).count()
+        event = Event.objects.select_for_update().get(pk=entrant.event_id)
+        completed = event.round_set.exclude(status=Round.Status.DRAFT).count()
         entrant.dropped_after = completed
         entrant.save(update_fields=["dropped_after"])
+        if Seat.objects.filter(
+            table__round__event=event, table__round__status=Round.Status.DRAFT, entrant=entrant
+        ).exists():
+            _draft_follow(event, f"Paired again: {entrant.player.name} dropped out.")
+        if event.format in (Event.Format.KNOCKOUT, Event.Format.GROUPS_KNOCKOUT):
+            _finish_if_decided(event)
     return entrant
 
 
@@ -356,133 +433,407 @@ def _standing_order(rows: Sequence[StandingsRow], present: Sequence[Entrant]) ->
     return ranked + late
 
 
-def plan_round(
-    event: Event, number: int, progress: Progress = _quiet
-) -> tuple[RoundPlan | None, list[tuple[int, ...]], list[int], list[str]]:
-    """Work out round ``number``: (plan, tables, byes, notes). Pure reads; writes nothing."""
+class PlannedRound(NamedTuple):
+    """What :func:`plan_round` works out for a round.
+
+    ``tables`` are in order (in a bracket a table of one is a bye kept in its place), ``byes``
+    follow them; ``notes`` tell the organiser why; ``stage`` names the round ("heats", "final",
+    "group", "semi-finals" ...); ``rounds`` is, for a round robin's first round, the number of
+    rounds its schedule needs (the event takes it).
+    """
+
+    plan: RoundPlan | None
+    tables: list[tuple[int, ...]]
+    byes: list[int]
+    notes: list[str]
+    stage: str = ""
+    rounds: int | None = None
+
+
+def _sentence(exc: Exception) -> str:
+    """The pairing code's refusal as a sentence for the organiser."""
+    text = str(exc).strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def _names(event: Event) -> dict[int, str]:
+    return dict(Entrant.objects.filter(event=event).values_list("pk", "player__name"))
+
+
+def _dropped(event: Event) -> set[int]:
+    return set(Entrant.objects.filter(event=event, dropped_after__isnull=False).values_list("pk", flat=True))
+
+
+def _sizes_note(count: int, tables: Sequence[Sequence[int]], byes: int) -> str:
+    return f"{count} players: {describe_sizes([len(t) for t in tables], byes)}."
+
+
+def plan_round(event: Event, number: int, progress: Progress = _quiet) -> PlannedRound:
+    """Work out round ``number`` (see :class:`PlannedRound`). Pure reads; writes nothing.
+
+    Every refusal of the pairing code (a count that cannot be seated, a decided knockout ...)
+    comes back as a ``ValidationError`` in words.
+    """
     present = _present(event, number)
     if len(present) < 2:
         raise ValidationError("At least two players must be present to pair a round.")
     data = _rounds_data(event)
-    history = EventHistory([played for _, played, _ in data])
     progress(1, 4, "Reading the standings")
-    rows = standings_compute(event, data)
-    standing = _standing_order(rows, present)
-    seed = event.seed * 1000 + number
-    size = event.table_size
-    notes: list[str] = []
     progress(2, 4, f"Pairing {len(present)} players")
     try:
+        sizes = event.table_sizes
         if event.format == Event.Format.SWISS:
-            plan = (
-                swiss.pair_swiss(standing, history, seed=seed)
-                if size == 2
-                else seating.seat_swiss_tables(standing, history, preferred=size, seed=seed)
-            )
-            return plan, list(plan.round.tables), list(plan.round.byes), list(plan.notes)
+            return _swiss(event, number, present, data, sizes)
         if event.format == Event.Format.ROUND_ROBIN:
-            everyone = _seeded(Entrant.objects.filter(event=event, joined_round__lte=1))
-            if size == 2:
-                schedule = round_robin.round_robin_pairs(everyone)
-            else:
-                schedule = round_robin.group_schedule(
-                    everyone, preferred=size, rounds=event.rounds, seed=event.seed
-                ).rounds
-            if number > len(schedule):
-                raise ValidationError(f"The round robin has only {len(schedule)} rounds.")
-            here = {e.pk for e in present}
-            tables, byes = [], [p for p in schedule[number - 1].byes if p in here]
-            for table in schedule[number - 1].tables:
-                seated = tuple(p for p in table if p in here)
-                if len(seated) >= 2:
-                    tables.append(seated)
-                else:
-                    byes.extend(seated)
-            return None, tables, byes, notes
+            return _round_robin(event, number, present, data, sizes)
         if event.format == Event.Format.KNOCKOUT:
-            if not data:
-                players = _seeded(present)
-                if size == 2:
-                    return None, _bracket(knockout.first_round(players)), [], notes
-                heat = knockout.heat_round(players, size)
-                return None, list(heat.tables), [], notes
-            qualifiers = _knockout_survivors(event, data)
-            if len(qualifiers) < 2:
-                raise ValidationError("The knockout is decided: there is a winner.")
-            if size == 2:
-                return None, _bracket(knockout.next_round(qualifiers)), [], notes
-            heat = knockout.heat_round(qualifiers, size)
-            return None, list(heat.tables), [], notes
+            if event.table_size == 2:
+                return _knockout_bracket(event, present, data)
+            return _heats(event, present, data, sizes)
         if event.format == Event.Format.GROUPS_KNOCKOUT:
-            return _groups_knockout(event, number, present, data, notes)
-    except TableSizeError as exc:
-        raise ValidationError(str(exc)) from exc
+            return _groups_knockout(event, number, present, data)
+    except ValueError as exc:  # the pairing code's refusals (TableSizeError among them)
+        raise ValidationError(_sentence(exc)) from exc
     raise ValidationError(f"Unknown format {event.format!r}.")
 
 
-def _bracket(matches: Sequence[knockout.Match]) -> list[tuple[int, ...]]:
-    """Knockout tables in bracket order; a bye is a table of one, kept in its bracket slot."""
-    return [(m.first,) if m.second is None else (m.first, m.second) for m in matches]
+def _swiss(
+    event: Event, number: int, present: list[Entrant], data: RoundsData, sizes: tuple[int, ...]
+) -> PlannedRound:
+    """Swiss: the fewest repeated opponents, at the sizes the event allows (byes when none fit)."""
+    history = EventHistory([played for _, played, _ in data])
+    standing = _standing_order(standings_compute(event, data), present)
+    seed = event.seed * 1000 + number
+    if sizes == (2,):
+        plan = swiss.pair_swiss(standing, history, seed=seed)
+    else:
+        plan = seating.seat_swiss_tables(
+            standing, history, preferred=event.table_size, allowed=sizes, max_byes=None, seed=seed
+        )
+    tables, byes = list(plan.round.tables), list(plan.round.byes)
+    notes = [*plan.notes, _sizes_note(len(present), tables, len(byes))]
+    return PlannedRound(plan, tables, byes, notes)
 
 
-def _knockout_survivors(event: Event, data: list[tuple[Round, PRound, RoundResult | None]]) -> list[int]:
+def _round_robin(
+    event: Event, number: int, present: list[Entrant], data: RoundsData, sizes: tuple[int, ...]
+) -> PlannedRound:
+    """A round robin has as many rounds as it needs for everyone to meet everyone: worked out for
+    the players of round 1 when it is paired (the event takes that number of rounds, and the
+    notes say so), then rebuilt from the same players and seed for every later round."""
+    if number == 1 or not data:
+        players = _seeded(present)
+    else:
+        players = _seeded(Entrant.objects.filter(event=event, pk__in=data[0][1].players))
+    schedule = round_robin.round_robin_schedule(
+        players,
+        preferred=event.table_size,
+        allowed=sizes,
+        max_byes=None,
+        rounds=None if number == 1 else event.rounds,
+        max_rounds=MAX_ROUNDS,
+        seed=event.seed,
+    )
+    count = len(schedule.rounds)
+    notes: list[str] = []
+    if count > MAX_ROUNDS:
+        raise ValidationError(
+            f"A round robin of {len(players)} players at tables of {event.table_size} needs {count} rounds, "
+            f"more than the {MAX_ROUNDS} an event can have: play groups then knockout, a Swiss, or at "
+            "bigger tables."
+        )
+    if number > count:
+        raise ValidationError(f"The round robin has only {count} rounds.")
+    if number == 1:
+        sizes_used = sorted({len(t) for r in schedule.rounds for t in r.tables}, reverse=True)
+        notes.append(
+            f"Round robin of {len(players)} players at tables of {' and '.join(map(str, sizes_used))}: "
+            f"{count} rounds, so that everyone meets everyone."
+        )
+        if count != event.rounds:
+            notes.append(
+                f"The event was set to {event.rounds} rounds; a round robin has as many as it needs, so it "
+                f"now has {count}."
+            )
+        if schedule.unmet_pairs:
+            notes.append(
+                f"In {count} rounds, the most an event can have, {schedule.unmet_pairs} pairs of players "
+                "do not meet."
+            )
+        if schedule.repeats:
+            notes.append(
+                f"Seated at tables of more than two, {schedule.repeats} meetings repeat a pair over the "
+                f"rounds (at least {schedule.lower_bound} cannot be avoided)."
+            )
+    here = {e.pk for e in present}
+    tables: list[tuple[int, ...]] = []
+    byes = [p for p in schedule.rounds[number - 1].byes if p in here]
+    for table in schedule.rounds[number - 1].tables:
+        seated = tuple(p for p in table if p in here)
+        if len(seated) >= 2:
+            tables.append(seated)
+        else:
+            byes.extend(seated)
+    gone = len(players) - len([p for p in players if p in here])
+    if gone:
+        notes.append(f"{gone} of the round robin's players are not here: their opponents sit out.")
+    return PlannedRound(None, tables, byes, notes, "", count if number == 1 else None)
+
+
+def _knockout_bracket(event: Event, present: list[Entrant], data: RoundsData) -> PlannedRound:
+    """A knockout at tables of 2: seeded by rating in round 1, then the bracket goes on."""
+    notes: list[str] = []
+    if not data:
+        matches: Sequence[knockout.Match | None] = knockout.first_round(_seeded(present))
+        notes.append(
+            "Seeded by rating: the top seeds have the byes; seeds 1 and 2 can meet only in the final."
+        )
+    else:
+        matches = _bracket_next(event, 1, notes)
+    return _bracket_round(matches, notes)
+
+
+def _heats(event: Event, present: list[Entrant], data: RoundsData, sizes: tuple[int, ...]) -> PlannedRound:
+    """Heats: the top ``advance`` of each table go through, until one final table decides it (see
+    :mod:`pairing.knockout` for the rulings)."""
+    notes: list[str] = []
+    if not data:
+        players = _seeded(present)
+    else:
+        last = data[-1][1]
+        if len(last.tables) == 1 and not last.byes:
+            raise ValidationError("The knockout is decided: its final has been played.")
+        players = _knockout_survivors(event, data, notes)
+    heat = knockout.heat_plan(
+        players, event.table_size, sizes, max_byes=None, seats=game_info(event.game).seats
+    )
+    tables, byes = list(heat.round.tables), list(heat.round.byes)
+    if heat.final:
+        notes.append(f"The final: the last {len(players)} players at one table; its winner wins the event.")
+        return PlannedRound(None, tables, byes, notes, "final")
+    shape = describe_sizes([len(t) for t in tables], len(byes))
+    notes.append(
+        f"Heats: {len(players)} players, {shape}; the top {event.advance} of each table go through "
+        "(at a table of s, at most s - 1)."
+    )
+    if byes:
+        notes.append(
+            f"The top {len(byes)} seed{'s have a bye' if len(byes) != 1 else ' has a bye'} and go through."
+        )
+    return PlannedRound(None, tables, byes, notes, "heats")
+
+
+def _bracket(matches: Sequence[knockout.Match | None]) -> list[tuple[int, ...]]:
+    """Knockout tables in bracket order; a bye is a table of one, kept in its bracket slot (an
+    empty pair of slots has no table)."""
+    return [(m.first,) if m.second is None else (m.first, m.second) for m in matches if m is not None]
+
+
+def _stage(pairs: int) -> str:
+    return {1: "final", 2: "semi-finals", 4: "quarter-finals"}.get(pairs, f"round of {2 * pairs}")
+
+
+def _bracket_round(matches: Sequence[knockout.Match | None], notes: list[str]) -> PlannedRound:
+    return PlannedRound(None, _bracket(matches), [], notes, _stage(len(matches)))
+
+
+def _table_winner(rnd: Round, table: Table, seats: Sequence[Seat]) -> int | None:
+    """Who goes through from a bracket table: the one player of a bye, else the sole first."""
+    if table.is_bye:
+        return seats[0].entrant_id if seats else None
+    if table.status != Table.Status.CONFIRMED or any(s.place is None for s in seats):
+        raise ValidationError(f"Round {rnd.number} still has tables without a confirmed result.")
+    best = min(s.place for s in seats if s.place is not None)
+    first = [s.entrant_id for s in seats if s.place == best]
+    if len(first) != 1:
+        raise ValidationError(
+            f"Table {table.number} of round {rnd.number} ended in a tie: the organiser must correct its "
+            "result so that one player goes through."
+        )
+    return first[0]
+
+
+def _bracket_slots(event: Event, first: int) -> list[int | None]:
+    """The bracket replayed from its first round (round ``first``): who holds each slot now.
+
+    The first round's tables are the slots in bracket order; each later round's slot is the
+    winner of the table that seated either player of its pair. A player who has dropped out
+    leaves their slot empty (``None``), so their next opponent has a walkover.
+    """
+    tables = Table.objects.order_by("number").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.order_by("position"))
+    )
+    rounds = (
+        event.round_set.exclude(status=Round.Status.DRAFT)
+        .filter(number__gte=first)
+        .order_by("number")
+        .prefetch_related(Prefetch("tables", queryset=tables))
+    )
+    slots: list[int | None] | None = None
+    for rnd in rounds:
+        winner_of: dict[int, int | None] = {}
+        order: list[int | None] = []
+        for table in rnd.tables.all():
+            seats = list(table.seats.all())
+            winner = _table_winner(rnd, table, seats)
+            order.append(winner)
+            winner_of.update((s.entrant_id, winner) for s in seats)
+        if slots is None:
+            slots = order
+        else:
+            pairs = [slots[i : i + 2] for i in range(0, len(slots), 2)]
+            slots = [
+                next((winner_of[p] for p in pair if p is not None and p in winner_of), None) for pair in pairs
+            ]
+    dropped = _dropped(event)
+    return [None if p in dropped else p for p in slots or []]
+
+
+def _bracket_next(event: Event, first: int, notes: list[str]) -> Sequence[knockout.Match | None]:
+    """The bracket's next round; rounds in which nobody would play (walkovers only) are skipped."""
+    slots = _bracket_slots(event, first)
+    if sum(p is not None for p in slots) < 2:
+        raise ValidationError("The knockout is decided: there is a winner.")
+    matches = knockout.bracket_next(slots)
+    while all(m is None or m.second is None for m in matches):
+        matches = knockout.bracket_next([m.first if m is not None else None for m in matches])
+    names = _names(event)
+    for m in matches:
+        if m is not None and m.second is None:
+            notes.append(f"{names.get(m.first, m.first)} has a walkover: their opponent dropped out.")
+    return matches
+
+
+def _knockout_survivors(event: Event, data: RoundsData, notes: list[str]) -> list[int]:
+    """Who goes through from the last round of heats, in seed order for the next round."""
     rnd, played, result = data[-1]
     places = {s.player: s.place for t in (result.tables if result else ()) for s in t.seats}
     if any(p not in places for t in played.tables for p in t):
         raise ValidationError(f"Round {rnd.number} still has tables without a confirmed result.")
-    if event.table_size > 2:
-        order = [p for t in played.tables for p in t]
-        return knockout.heat_qualifiers(played, places, event.advance, order)
-    survivors: list[int] = []
-    for table in rnd.tables.order_by("number").prefetch_related("seats"):
-        seats = list(table.seats.all())
-        if table.is_bye:
-            survivors.append(seats[0].entrant_id)
-            continue
-        best = min(places[s.entrant_id] for s in seats)
-        first = [s.entrant_id for s in seats if places[s.entrant_id] == best]
-        if len(first) != 1:
-            raise ValidationError(
-                f"Table {table.number} of round {rnd.number} ended in a tie: the organiser must correct its "
-                "result so that one player goes through."
-            )
-        survivors.append(first[0])
-    return survivors
+    seeds = knockout.heat_seeds(played)
+    dropped = _dropped(event)
+    smallest = max(2, game_info(event.game).seats.start)
+    names = _names(event)
+    would = knockout.heat_qualifiers(played, places, event.advance, seeds)
+    plain = knockout.heat_qualifiers(played, places, event.advance, seeds, absent=dropped)
+    through = knockout.heat_qualifiers(
+        played, places, event.advance, seeds, at_least=smallest, absent=dropped
+    )
+    for p in would:
+        if p in dropped:
+            notes.append(f"{names[p]} dropped out: the next at their table goes through instead.")
+    extra = [names[p] for p in through if p not in plain]
+    if extra:
+        title = game_info(event.game).title
+        notes.append(
+            f"Only {len(plain)} went through, fewer than the {smallest} a table of {title} needs: "
+            f"{', '.join(extra)} join{'s' if len(extra) == 1 else ''} them, the best placed of the others "
+            "(by place at their table, then by seed)."
+        )
+    return through
 
 
-def _groups_knockout(
-    event: Event,
-    number: int,
-    present: list[Entrant],
-    data: list[tuple[Round, PRound, RoundResult | None]],
-    notes: list[str],
-) -> tuple[None, list[tuple[int, ...]], list[int], list[str]]:
-    everyone = Entrant.objects.filter(event=event, joined_round__lte=1)
-    seeded = _seeded(everyone)
-    count = event.groups or max(1, round(len(seeded) / 4))
-    groups = knockout.snake_groups(seeded, count)
-    schedules = [round_robin.round_robin_pairs(list(g)) for g in groups]
+def _group_players(event: Event, number: int, present: list[Entrant], data: RoundsData) -> list[int]:
+    """The players of the group stage by seed: those present for round 1, kept from then on."""
+    if number == 1 or not data:
+        return _seeded(present)
+    return _seeded(Entrant.objects.filter(event=event, pk__in=data[0][1].players))
+
+
+def _group_schedules(
+    event: Event, players: list[int]
+) -> tuple[list[tuple[int, ...]], list[tuple[PRound, ...]]]:
+    count = event.groups or max(1, round(len(players) / 4))
+    if count > len(players) // 2:
+        raise ValidationError(
+            f"{len(players)} players make at most {max(1, len(players) // 2)} groups of two or more: "
+            "ask for fewer groups."
+        )
+    groups = list(knockout.snake_groups(players, count))
+    return groups, [round_robin.round_robin_pairs(list(g)) for g in groups]
+
+
+def _groups_knockout(event: Event, number: int, present: list[Entrant], data: RoundsData) -> PlannedRound:
+    """Groups (a round robin in each), then a bracket of the top ``advance`` of each group, seeded
+    so that group-mates meet as late as it allows. A player who dropped out does not go through:
+    the next of their group does."""
+    players = _group_players(event, number, present, data)
+    groups, schedules = _group_schedules(event, players)
     group_rounds = max(len(s) for s in schedules)
+    notes: list[str] = []
     if number <= group_rounds:
+        here = {e.pk for e in present}
         tables: list[tuple[int, ...]] = []
         byes: list[int] = []
         for schedule in schedules:
             if number <= len(schedule):
-                tables.extend(schedule[number - 1].tables)
-                byes.extend(schedule[number - 1].byes)
-        notes.append(f"Group stage, round {number} of {group_rounds}.")
-        return None, tables, byes, notes
+                for table in schedule[number - 1].tables:
+                    seated = tuple(p for p in table if p in here)
+                    if len(seated) == 2:
+                        tables.append(seated)
+                    else:
+                        byes.extend(seated)
+                byes.extend(p for p in schedule[number - 1].byes if p in here)
+        sizes = sorted({len(g) for g in groups}, reverse=True)
+        count = f"{len(groups)} group{'s' if len(groups) != 1 else ''}"
+        notes.append(
+            f"Group stage, round {number} of {group_rounds}: {count} of {' or '.join(str(s) for s in sizes)}."
+        )
+        return PlannedRound(None, tables, byes, notes, "group")
     if number == group_rounds + 1:
         rows = standings_compute(event, data[:group_rounds])
         rank = {r.player: r.rank for r in rows}
-        rankings = [sorted(g, key=lambda p: (rank.get(p, 10**6), p)) for g in groups]
-        matches = knockout.groups_to_bracket(rankings, event.advance)
-        notes.append("Knockout: group winners are seeded first; players from one group are kept apart.")
-        return None, _bracket(matches), [], notes
-    qualifiers = _knockout_survivors(event, data)
-    if len(qualifiers) < 2:
-        raise ValidationError("The knockout is decided: there is a winner.")
-    return None, _bracket(knockout.next_round(qualifiers)), [], notes
+        dropped = _dropped(event)
+        rankings = [
+            sorted((p for p in g if p not in dropped), key=lambda p: (rank.get(p, 10**6), p)) for g in groups
+        ]
+        matches: Sequence[knockout.Match | None] = knockout.groups_to_bracket(rankings, event.advance)
+        notes.append(
+            f"Knockout: the top {event.advance} of each group, group winners seeded first, then runners-up; "
+            "players of one group meet as late as the bracket allows."
+        )
+        return _bracket_round(matches, notes)
+    return _bracket_round(_bracket_next(event, group_rounds + 1, notes), notes)
+
+
+def _event_decided(event: Event, rnd: Round) -> bool:
+    """Whether the event is over now that ``rnd`` is complete: a Swiss or round robin's last
+    round, the final table of heats, or a bracket with one player left in it."""
+    if event.status == Event.Status.FINISHED:
+        return False
+    if event.format in (Event.Format.SWISS, Event.Format.ROUND_ROBIN):
+        return rnd.number >= event.rounds
+    if event.round_set.filter(number__gt=rnd.number).exists():
+        return False
+    if event.format == Event.Format.KNOCKOUT and event.table_size > 2:
+        kinds = list(rnd.tables.values_list("is_bye", flat=True))
+        return kinds == [False]
+    first = 1
+    if event.format == Event.Format.GROUPS_KNOCKOUT:
+        data = _rounds_data(event)
+        _, schedules = _group_schedules(event, _group_players(event, 2, [], data))
+        first = max(len(s) for s in schedules) + 1
+        if rnd.number < first:
+            return False
+    try:
+        slots = _bracket_slots(event, first)
+    except ValidationError:
+        return False  # a tie to correct, or a result to come: not over yet
+    return sum(p is not None for p in slots) <= 1
+
+
+def _finish_if_decided(event: Event) -> None:
+    """Finish the event when its last round is complete and decides it (after a drop, say)."""
+    last = event.round_set.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    if (
+        last is not None
+        and last.status == Round.Status.COMPLETE
+        and not event.round_set.filter(status=Round.Status.DRAFT).exists()
+        and _event_decided(event, last)
+    ):
+        event.status = Event.Status.FINISHED
+        event.save(update_fields=["status"])
 
 
 @transaction.atomic
@@ -492,14 +843,24 @@ def round_pair(*, event: Event, progress: Progress = _quiet) -> Round:
     draft = event.round_set.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
         return draft
+    if event.status == Event.Status.FINISHED:
+        raise ValidationError("This event is over: it has no more rounds to pair.")
     last = event.round_set.order_by("-number").first()
     if last is not None and last.tables.filter(is_bye=False).exclude(status=Table.Status.CONFIRMED).exists():
         raise ValidationError(f"Round {last.number} still has tables without a confirmed result.")
     number = (last.number if last else 0) + 1
-    if event.format in (Event.Format.SWISS, Event.Format.ROUND_ROBIN) and number > event.rounds:
+    if number > event.rounds and (
+        event.format == Event.Format.SWISS or (event.format == Event.Format.ROUND_ROBIN and number > 1)
+    ):
         raise ValidationError(f"All {event.rounds} rounds have been played.")
-    plan, tables, byes, notes = plan_round(event, number, progress)
+    return _draft_create(event, number, progress)
+
+
+def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Round:
+    planned = plan_round(event, number, progress)
     progress(3, 4, "Saving the tables")
+    notes = list(planned.notes)
+    plan = planned.plan
     if plan is not None:
         notes.append(
             f"Repeated pairs: {plan.repeats}, the fewest possible."
@@ -507,16 +868,90 @@ def round_pair(*, event: Event, progress: Progress = _quiet) -> Round:
             else f"Repeated pairs: {plan.repeats} (the fewest possible is at least "
             f"{plan.repeat_lower_bound})."
         )
-        names = dict(Entrant.objects.filter(event=event).values_list("pk", "player__name"))
+        names = _names(event)
         data = _rounds_data(event)
         for why in explain.explain_repeats(plan.round, EventHistory([p for _, p, _ in data]), (), names):
             notes.append(why.text)
-    rnd = Round.objects.create(event=event, number=number, status=Round.Status.DRAFT, notes=notes)
-    _save_tables(rnd, tables, byes)
+    rnd = Round.objects.create(
+        event=event, number=number, stage=planned.stage, status=Round.Status.DRAFT, notes=notes
+    )
+    _save_tables(rnd, planned.tables, planned.byes)
+    fields = []
+    if planned.rounds is not None and planned.rounds != event.rounds:
+        event.rounds = planned.rounds
+        fields.append("rounds")
     if event.status == Event.Status.REGISTRATION:
         event.status = Event.Status.RUNNING
-        event.save(update_fields=["status"])
+        fields.append("status")
+    if fields:
+        event.save(update_fields=fields)
     return rnd
+
+
+SWAP_NOTE = re.compile(r"^Swapped (?P<names>.+) by hand\.$")
+
+
+def _hand_swaps(rnd: Round, names: dict[int, str]) -> list[tuple[int, int]]:
+    """The swaps the organiser made by hand on a draft, in order, read from its notes (``round_swap``
+    writes "Swapped A and B by hand."); a note whose names are not the event's players' (or are
+    shared by two of them) is left out."""
+    by_name: dict[str, list[int]] = {}
+    for pk, name in names.items():
+        by_name.setdefault(name, []).append(pk)
+    swaps = []
+    for note in rnd.notes if isinstance(rnd.notes, list) else []:
+        match = SWAP_NOTE.match(str(note))
+        if match is None:
+            continue
+        both = match["names"]
+        for cut in (m.start() for m in re.finditer(" and ", both)):
+            a, b = by_name.get(both[:cut], []), by_name.get(both[cut + 5 :], [])
+            if len(a) == 1 and len(b) == 1:
+                swaps.append((a[0], b[0]))
+                break
+    return swaps
+
+
+def _draft_follow(event: Event, why: str) -> None:
+    """Pair the draft round again for the players now present, after a drop or a late entry.
+
+    Drafts follow drops and entries: a draft is the organiser's working copy of the next round,
+    and players drop out and arrive at the desk while it is being checked. Nobody expects to
+    discard and pair again by hand, nor a player to be told they cannot drop out because a draft
+    exists; and a stale draft, once published, would seat a player who left and leave out one who
+    came. So the draft is paired again at once (the same seed: what did not change pairs as
+    before), and each swap the organiser made by hand is made again where both players are still
+    in the round, with its warnings (a swap with a player who left is not, and the notes say so).
+    When the round can no longer be paired at all (too few players), the draft is discarded and
+    pairing the round says why.
+    """
+    draft = event.round_set.filter(status=Round.Status.DRAFT).first()
+    if draft is None:
+        return
+    names = _names(event)
+    swaps = _hand_swaps(draft, names)
+    number = draft.number
+    draft.delete()
+    try:
+        with transaction.atomic():
+            rnd = _draft_create(event, number)
+    except ValidationError:
+        return
+    notes = [why, *rnd.notes]
+    for a, b in swaps:
+        plain = round_as_plain(rnd)
+        missing = [names[p] for p in (a, b) if p not in plain.players]
+        if missing or a == b:
+            gone = " and ".join(missing)
+            notes.append(f"Not swapped again: {names[a]} and {names[b]} ({gone} no longer in the round).")
+            continue
+        earlier = [d for d in _rounds_data(event) if d[0].number < number]
+        checked = explain.check_swap(plain, a, b, EventHistory([p for _, p, _ in earlier]), (), names)
+        Table.objects.filter(round=rnd).delete()
+        _save_tables(rnd, checked.round.tables, checked.round.byes)
+        notes += [f"Swapped {names[a]} and {names[b]} by hand.", *(w.message for w in checked.warnings)]
+    rnd.notes = notes
+    rnd.save(update_fields=["notes"])
 
 
 def _save_tables(rnd: Round, tables: Sequence[Sequence[int]], byes: Sequence[int]) -> None:
@@ -572,11 +1007,33 @@ def round_swap(*, user: Any, rnd: Round, a: Entrant, b: Entrant) -> list[str]:
 
 @transaction.atomic
 def round_publish(*, user: Any, rnd: Round) -> Round:
+    """Publish a draft (publishing twice changes nothing). A round in which nobody plays (every
+    player left has a bye) is complete as soon as it is published."""
     require_organiser(user=user, event=rnd.event)
+    if rnd.status == Round.Status.DRAFT and rnd.event.format == Event.Format.SWISS:
+        # Drops and entries re-pair the draft at once; a check-in made since it was paired does
+        # not (the draft would change under the organiser's eyes at the desk): say so instead.
+        seated = {s.entrant_id for t in rnd.tables.prefetch_related("seats") for s in t.seats.all()}
+        here = {e.pk: e.player.name for e in _present(rnd.event, rnd.number)}
+        changed = sorted(name for pk, name in here.items() if pk not in seated)
+        changed += sorted(
+            Entrant.objects.filter(pk__in=seated - set(here)).values_list("player__name", flat=True)
+        )
+        if changed:
+            raise ValidationError(
+                f"Round {rnd.number} was paired before {', '.join(changed)} checked in or out: discard "
+                "the draft and pair the round again."
+            )
     if rnd.status == Round.Status.DRAFT:
         rnd.status = Round.Status.PUBLISHED
         rnd.published = timezone.now()
+        if not rnd.tables.filter(is_bye=False).exists():
+            rnd.status = Round.Status.COMPLETE
         rnd.save(update_fields=["status", "published"])
+        event = rnd.event
+        if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
+            event.status = Event.Status.FINISHED
+            event.save(update_fields=["status"])
         standings_recompute_queue(event=rnd.event)
     return rnd
 
@@ -632,45 +1089,33 @@ def table_result_apply(*, result: Any) -> None:
     ):
         rnd.status = Round.Status.COMPLETE
         rnd.save(update_fields=["status"])
-        event = rnd.event
-        if event.format in (Event.Format.SWISS, Event.Format.ROUND_ROBIN) and rnd.number >= event.rounds:
-            event.status = Event.Status.FINISHED
-            event.save(update_fields=["status"])
-    standings_recompute_queue(event=table.round.event)
+    # Every format ends by itself with the result that decides it (a final's tie, once
+    # corrected, decides it too).
+    event = rnd.event
+    if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
+        event.status = Event.Status.FINISHED
+        event.save(update_fields=["status"])
+    standings_apply(event=table.round.event, entrants=[s.entrant_id for s in seats])
+
+
+def standings_apply(*, event: Event, entrants: Sequence[int]) -> int:
+    """Update the stored standings after the results of ``entrants`` changed, in the caller's
+    transaction: only the rows that change are worked out and written (see ``standings.py``)."""
+    from .standings import standings_apply as apply
+
+    return apply(event=event, entrants=entrants)
 
 
 def standings_recompute(*, event: Event, progress: Progress = _quiet) -> int:
-    progress(0, 3, "Reading results")
-    data = _rounds_data(event)
-    progress(1, 3, "Ranking")
-    rows = standings_compute(event, data)
-    after = max((rnd.number for rnd, _, _ in data if rnd.status == Round.Status.COMPLETE), default=0)
-    progress(2, 3, "Saving the standings")
-    with transaction.atomic():
-        Standing.objects.filter(event=event).delete()
-        Standing.objects.bulk_create(
-            [
-                Standing(
-                    event=event,
-                    entrant_id=r.player,
-                    rank=r.rank,
-                    points=r.points,
-                    game_points=r.game_points,
-                    opponents_average=r.opponents_average,
-                    wins=r.wins,
-                    games=r.games,
-                    byes=r.byes,
-                    tiebreaks=[[name, value] for name, value in r.tiebreaks],
-                    after_round=after,
-                )
-                for r in rows
-            ],
-            batch_size=2000,
-        )
-    return len(rows)
+    """Compute the whole event's standings and store them (only the rows that differ are
+    written), under the event's lock: two recomputes at once take turns. Returns the row count."""
+    from .standings import standings_store
+
+    return standings_store(event=event, progress=progress)
 
 
 def standings_recompute_queue(*, event: Event, user: Any = None) -> Job:
+    """Queue a full recompute of the standings; one job however many ask before it starts."""
     from .tasks import recompute_standings_task
 
     return job_queue(
@@ -683,8 +1128,30 @@ def standings_recompute_queue(*, event: Event, user: Any = None) -> Job:
     )
 
 
+@transaction.atomic
 def finish_event(*, user: Any, event: Event) -> Event:
+    """The organiser ends the event by hand (every format also ends by itself with its last
+    result). A draft round is discarded (nobody has seen it); a published round whose tables still
+    wait for a result must have them first, or its games would be lost. Finishing twice changes
+    nothing."""
     require_organiser(user=user, event=event)
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    if event.status == Event.Status.FINISHED:
+        return event
+    waiting = (
+        Table.objects.filter(round__event=event, round__status=Round.Status.PUBLISHED, is_bye=False)
+        .exclude(status=Table.Status.CONFIRMED)
+        .select_related("round")
+        .order_by("round__number", "number")
+    )
+    first = waiting.first()
+    if first is not None:
+        count = waiting.count()
+        raise ValidationError(
+            f"Round {first.round.number} still has {count} table{'s' if count != 1 else ''} waiting for a "
+            "result: enter and confirm them (a scorer or organiser can), then finish the event."
+        )
+    event.round_set.filter(status=Round.Status.DRAFT).delete()
     event.status = Event.Status.FINISHED
     event.save(update_fields=["status"])
     return event

@@ -6,6 +6,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,8 +28,12 @@ from .selectors import (
     entrants_get,
     event_jobs,
     league_table,
+    my_table,
+    round_tables,
+    rounds_counted,
     rounds_get,
     standings_get,
+    standings_page,
     table_for,
 )
 
@@ -98,26 +103,59 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+# The event page shows the standings, the tables of one round and the entrants a page at a time
+# (``?page=``, ``?round=`` with ``?tables=``, ``?entrants=``), so its size and its queries do not
+# grow with the number of players; a player's own table and standings line come first.
+TABLES_PER_PAGE = 40
+ENTRANTS_PER_PAGE = 50
+
+
+def _my_entry(request: HttpRequest, event: Event) -> Entrant | None:
+    me = getattr(request.user, "player", None)
+    return None if me is None else Entrant.objects.filter(event=event, player=me).first()
+
+
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     is_organiser = has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
-    rounds = list(rounds_get(event=event))
-    entrants = list(entrants_get(event=event))
-    me = getattr(request.user, "player", None)
-    my_entry = next((e for e in entrants if me is not None and e.player_id == me.pk), None)
+    rounds = rounds_counted(event=event)
+    current = current_round(rounds)
+    # The round whose tables are shown: the one asked for, else the one being played (a draft is
+    # the organisers' alone: the others see the latest published round).
+    visible = rounds if is_organiser else [r for r in rounds if r.status != Round.Status.DRAFT]
+    asked = request.GET.get("round")
+    shown = next((r for r in visible if str(r.number) == asked), None)
+    if shown is None:
+        shown = current if current in visible else (visible[-1] if visible else None)
+    tables = None
+    if shown is not None and (shown.status != Round.Status.DRAFT or is_organiser):
+        tables = Paginator(round_tables(rnd=shown), TABLES_PER_PAGE).get_page(request.GET.get("tables"))
+        if shown.status == Round.Status.DRAFT:  # the swap form lists every player of the draft
+            full = rounds_get(event=event).get(pk=shown.pk)
+            rounds[rounds.index(shown)] = full
+            full.table_count = shown.table_count  # type: ignore[attr-defined]
+            shown = full
+    my_entry = _my_entry(request, event)
     context: dict[str, Any] = {
         "event": event,
         "rounds": rounds,
-        "current": current_round(rounds),
-        "standings": standings_get(event=event),
-        "entrants": entrants,
+        "current": current,
+        "shown": shown,
+        "tables": tables,
+        "standings": standings_page(
+            event=event, page=request.GET.get("page"), entrant=my_entry.pk if my_entry else None
+        ),
+        "entrants": Paginator(entrants_get(event=event), ENTRANTS_PER_PAGE).get_page(
+            request.GET.get("entrants")
+        ),
         "is_organiser": is_organiser,
         "is_scorer": has_club_role(user=request.user, club=event.club, role=Role.SCORER),
         "my_entry": my_entry,
+        "my_table": my_table(event=event, entrant=my_entry.pk) if my_entry else None,
         "jobs": event_jobs(event=event) if is_organiser else [],
     }
     if is_organiser:
-        entered = {e.player_id for e in entrants}
+        entered = set(Entrant.objects.filter(event=event).values_list("player_id", flat=True))
         context["candidates"] = [
             m.player
             for m in event.club.memberships.select_related("player").order_by("player__name")
@@ -126,14 +164,49 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/event.html", context)
 
 
-def event_public(request: HttpRequest, pk: int) -> HttpResponse:
-    """For a projector: the current pairings and the standings, refreshing themselves."""
+def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
+    """A page of the standings alone: what the event page's pager fetches with htmx."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    rounds = list(rounds_get(event=event).exclude(status=Round.Status.DRAFT))
+    my_entry = _my_entry(request, event)
     context = {
         "event": event,
-        "current": rounds[-1] if rounds else None,
-        "standings": standings_get(event=event),
+        "my_entry": my_entry,
+        "standings": standings_page(
+            event=event, page=request.GET.get("page"), entrant=my_entry.pk if my_entry else None
+        ),
+    }
+    return render(request, "tournaments/event.html#standings", context)
+
+
+# The projector shows a screenful at a time and turns the page at each refresh (every 15 s).
+SCREEN_ROWS = 20
+
+
+def event_public(request: HttpRequest, pk: int) -> HttpResponse:
+    """For a projector: the current pairings and the standings, refreshing themselves, a page at a
+    time (``?page=``: each refresh asks for the next, round and round)."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    current = event.round_set.exclude(status=Round.Status.DRAFT).order_by("-number").first()
+    try:
+        asked = max(1, int(request.GET.get("page") or 1))
+    except ValueError:
+        asked = 1
+    standings = standings_page(event=event, page=asked, per_page=SCREEN_ROWS)
+    tables = Paginator(round_tables(rnd=current), SCREEN_ROWS) if current else None
+    pages = max(standings.page.paginator.num_pages, tables.num_pages if tables else 1)
+    number = (asked - 1) % pages + 1
+    if standings.page.number != (number - 1) % standings.page.paginator.num_pages + 1:
+        # Fewer pages of standings than of tables: they start again from the top meanwhile.
+        wrapped = (number - 1) % standings.page.paginator.num_pages + 1
+        standings = standings_page(event=event, page=wrapped, per_page=SCREEN_ROWS)
+    context = {
+        "event": event,
+        "current": current,
+        "tables": tables.get_page((number - 1) % tables.num_pages + 1) if tables else None,
+        "standings": standings,
+        "screen_page": number,
+        "screen_pages": pages,
+        "next_page": number % pages + 1,
     }
     template = "tournaments/public.html#screen" if request.htmx else "tournaments/public.html"  # type: ignore[attr-defined]
     return render(request, template, context)
@@ -201,6 +274,22 @@ def round_pair(request: HttpRequest, pk: int) -> HttpResponse:
     job = services.round_pair_queue(event=event, user=request.user)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "core/job.html", {"job": job, "reload": True})
+    return redirect(event)
+
+
+@login_required
+@require_POST
+def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser ends the event by hand (the page asks first); refused in words while a
+    published round still waits for results."""
+    event = get_object_or_404(Event, pk=pk)
+    already = event.status == Event.Status.FINISHED
+    try:
+        services.finish_event(user=request.user, event=event)
+    except ValidationError as exc:
+        return refused_page(request, reasons(exc), event_detail, pk)
+    if not already:
+        messages.success(request, f"{event.name} is finished: its standings are final.")
     return redirect(event)
 
 
@@ -503,3 +592,81 @@ def export_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
     else:
         return HttpResponse("Choose entrants, pairings, results or standings.", status=404)
     return response
+
+
+# The settings page's sections, and the fields in each.
+SETTINGS_SECTIONS = (
+    ("The event", ("name", "kind", "starts", "league")),
+    ("Rounds and scoring", ("rounds", "points_by_place", "bye_rule")),
+    ("Format and tables", ("format", "table_size", "uneven", "advance", "groups")),
+)
+
+
+@login_required
+def event_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The organiser edits the event's settings. The tiebreaks are ticked and put in order with
+    up and down buttons: each posts the form and comes back with the list in its new order (a
+    small script moves them in place instead); Save changes what was changed, as far as the
+    event's progress allows, and the standings are ranked anew at once."""
+    from .event_settings import EventSettingsForm
+
+    event = get_object_or_404(Event.objects.select_related("club", "league"), pk=pk)
+    if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
+        raise PermissionDenied("Only the club's organisers can change the event's settings.")
+    form = EventSettingsForm(request.POST if request.method == "POST" else None, event=event)
+    if request.method != "POST":
+        return _settings_page(request, event, form, status=200)
+    valid = form.is_valid()
+    if request.POST.get("move"):
+        # Not saved: the list comes back in its new order, with everything else as typed.
+        return _settings_page(request, event, form, status=200 if valid else 400)
+    if valid:
+        changes = form.changes()
+        try:
+            event = services.event_update(user=request.user, event=event, **changes)
+        except ValidationError as exc:
+            problems = exc.message_dict if hasattr(exc, "error_dict") else {None: exc.messages}
+            for field, errors in problems.items():
+                for error in errors:
+                    form.add_error(field if field in form.fields else None, error)
+        else:
+            if not changes:
+                messages.info(request, "Nothing was changed.")
+            elif services.RANKING_SETTINGS & set(changes) and event.round_set.exists():
+                messages.success(request, "Settings saved: the standings are ranked by them now.")
+            else:
+                messages.success(request, "Settings saved.")
+            return redirect(event)
+    return _settings_page(request, event, form, status=400)
+
+
+def _settings_page(request: HttpRequest, event: Event, form: Any, *, status: int) -> HttpResponse:
+    from .event_settings import fixed_fields
+
+    fixed = fixed_fields(event)
+    over = event.status == Event.Status.FINISHED
+    sections = []
+    for title, names in SETTINGS_SECTIONS:
+        fields = []
+        for name in names:
+            bound = form[name]
+            value = bound.value()
+            choices = getattr(bound.field, "choices", None)
+            shown = {str(k): v for k, v in choices}.get(str(value), value) if choices else value
+            fields.append({"field": bound, "fixed": name in fixed, "shown": shown})
+        sections.append({"title": title, "fields": fields})
+    why_fixed = (
+        "The event is over: this no longer changes."
+        if over
+        else "Fixed once the first round has been paired."
+    )
+    context = {
+        "event": event,
+        "form": form,
+        "sections": sections,
+        "why_fixed": why_fixed,
+        "tiebreaks_fixed": "tiebreaks" in fixed,
+        "rows": form.tiebreak_rows(),
+        "game": game_info(event.game),
+    }
+    return render(request, "tournaments/settings.html", context, status=status)

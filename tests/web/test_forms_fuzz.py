@@ -7,8 +7,10 @@ Django's login and logout pages), each under its URL name:
 - accounts: ``signup``, ``login``, ``logout``, ``profile``, ``token-create``, ``demo-load``;
 - clubs: ``clubs:create``, ``clubs:join``, ``clubs:leave``, ``clubs:guest-add``,
   ``clubs:member-role``;
-- events: ``tournaments:create``, ``tournaments:league-create``, ``tournaments:entrant-add``,
-  ``tournaments:entrant-update``, ``tournaments:pair``, ``tournaments:round-action`` (publish,
+- events: ``tournaments:create``, ``tournaments:settings`` (an event's settings, the tiebreaks
+  ticked and moved up or down), ``tournaments:league-create``, ``tournaments:entrant-add``,
+  ``tournaments:entrant-update``, ``tournaments:pair``, ``tournaments:finish`` (the organiser
+  ends an event by hand), ``tournaments:round-action`` (publish,
   discard, swap), ``tournaments:sheet`` (the table score sheet: a game scored by a number per
   seat, Black Spy's with its "stopped on time" box, Spycatcher's and Spies!' own sheets),
   ``tournaments:confirm``, ``tournaments:online``;
@@ -76,6 +78,7 @@ from hypothesis.strategies import SearchStrategy
 from games import engines
 from games.spies.board import POWER_CODES
 from games.spycatcher.cards import SUITS
+from pairing.standings import TIEBREAKS
 from spyleague.clubs.models import Membership, Player
 from spyleague.core.inputs import Refused, whole_number
 from spyleague.play import services as play
@@ -561,7 +564,9 @@ def event_create_targets(fw: FormsWorld) -> list[Target]:
         "rounds": "5",
         "table_size": "4",
         "bye_rule": "win",
+        "uneven": "shorter",
         "advance": "2",
+        "groups": "0",
         "points_by_place": "4,2,1,0",
         "tiebreaks": "game_points,wins",
         "starts": "2026-10-01T19:00",
@@ -569,8 +574,14 @@ def event_create_targets(fw: FormsWorld) -> list[Target]:
     }
     minimal = {k: full[k] for k in ("name", "game", "kind", "format", "rounds", "table_size", "bye_rule")}
     knockout = minimal | {"format": "knockout", "game": "spy-vs-spy", "table_size": "2", "advance": "1"}
+    heats = minimal | {"format": "knockout", "advance": "2", "uneven": "longer"}
+    groups = knockout | {"format": "groups_knockout", "groups": "3", "advance": "2"}
     return [
-        Target(reverse("tournaments:create", args=[w.club_a.slug]), (full, minimal, knockout), by=ORGANISER),
+        Target(
+            reverse("tournaments:create", args=[w.club_a.slug]),
+            (full, minimal, knockout, heats, groups),
+            by=ORGANISER,
+        ),
         Target(reverse("tournaments:create", args=[w.club_b.slug]), (minimal,), by=ORGANISER, refused=True),
     ]
 
@@ -585,10 +596,81 @@ def event_create_fields(fw: FormsWorld) -> dict[str, SearchStrategy[str]]:
         "table_size": ints(2, 6),
         "bye_rule": choices(*Event.ByeRule.values),
         "advance": ints(1, 5),
+        "groups": ints(-1, 65),
+        "uneven": choices(*Event.Uneven.values, "sideways"),
         "points_by_place": choices("4,2,1,0", "3,1", "1e309,2,1,0", "nan,1,0,0", "4;2;1;0", "-1,-2,-3,-4"),
         "tiebreaks": choices("wins", "wins,wins", "game_points,wins", "nonsense", "head_to_head"),
         "starts": choices("2026-10-01T19:00", "2026-02-30T19:00", "9999-12-31T23:59", "0001-01-01T00:00"),
         "league": ids(fw.w.league, 999999),
+    }
+
+
+def settings_post(event: Event, **changes: Any) -> dict[str, Any]:
+    """An event's settings form as its page posts it, but for ``changes``."""
+    return {
+        "name": event.name,
+        "kind": event.kind,
+        "starts": "",
+        "league": str(event.league_id or ""),
+        "rounds": str(event.rounds),
+        "points_by_place": ", ".join(f"{p:g}" for p in event.points_by_place),
+        "bye_rule": event.bye_rule,
+        "format": event.format,
+        "table_size": str(event.table_size),
+        "uneven": event.uneven,
+        "advance": str(event.advance),
+        "groups": str(event.groups),
+        "order": list(TIEBREAKS),
+        "tiebreaks": list(event.tiebreaks),
+    } | changes
+
+
+def event_settings_targets(fw: FormsWorld) -> list[Target]:
+    w = fw.w
+
+    def url(event: Event) -> str:
+        return reverse("tournaments:settings", args=[event.pk])
+
+    return [
+        Target(
+            url(w.open),
+            (
+                settings_post(w.open, tiebreaks=["tournament_points", "wins"], bye_rule="draw"),
+                settings_post(w.open, move="up:wins"),
+                settings_post(w.open, name="Alpha Open 2026", points_by_place="5, 3, 1, 0", rounds="4"),
+            ),
+            by=ORGANISER,
+        ),
+        Target(
+            url(w.spring),
+            (settings_post(w.spring, table_size="5", points_by_place="", format="knockout", advance="2"),),
+            by=ORGANISER,
+        ),
+        # Over: its ranking no longer changes.
+        Target(url(w.finished), (settings_post(w.finished, tiebreaks=["wins"]),), by=ORGANISER, refused=True),
+    ]
+
+
+def event_settings_fields(fw: FormsWorld) -> dict[str, SearchStrategy[str]]:
+    tiebreaks = choices(*TIEBREAKS, "coin_toss")
+    return {
+        "name": choices("Open", "x" * 120, "x" * 121),
+        "kind": choices(*Event.Kind.values, "party"),
+        "starts": choices("2026-10-01T19:00", "2026-02-30T19:00", "9999-12-31T23:59", "0001-01-01T00:00"),
+        "league": ids(fw.w.league, 999999),
+        "rounds": ints(0, 31),
+        "points_by_place": choices("4, 2, 1, 0", "3,1", "1e309,2,1,0", "nan,1,0,0", "4;2;1;0", "-1,-2,-3,-4"),
+        "bye_rule": choices(*Event.ByeRule.values),
+        "format": choices(*Event.Format.values),
+        "table_size": ints(1, 7),
+        "uneven": choices(*Event.Uneven.values, "sideways"),
+        "advance": ints(0, 6),
+        "groups": ints(-1, 65),
+        "order": tiebreaks,
+        "tiebreaks": tiebreaks,
+        "move": choices(
+            "up:wins", "down:tournament_points", "up:head_to_head", "up:coin_toss", "sideways:wins"
+        ),
     }
 
 
@@ -673,6 +755,20 @@ def pair_targets(fw: FormsWorld) -> list[Target]:
     return [
         Target(reverse("tournaments:pair", args=[e.pk]), by=ORGANISER)
         for e in (w.spring, w.open, w.cup, w.finished)
+    ]
+
+
+def finish_targets(fw: FormsWorld) -> list[Target]:
+    w = fw.w
+
+    def url(event: Event) -> str:
+        return reverse("tournaments:finish", args=[event.pk])
+
+    return [
+        Target(url(w.spring), by=ORGANISER),
+        Target(url(w.cup), by=ORGANISER),  # its draft is discarded
+        Target(url(w.finished), by=ORGANISER),  # finishing twice changes nothing
+        Target(url(w.open), by=ORGANISER, refused=True),  # round 1 still waits for results
     ]
 
 
@@ -957,10 +1053,18 @@ FORMS: list[Form] = [
     Form("scores:pad-confirm", "confirm a scorepad", pad_confirm_targets, roles=PAD_ROLES, examples=20),
     # Events, leagues, entrants and rounds.
     Form("tournaments:create", "new event", event_create_targets, event_create_fields, examples=70),
+    Form(
+        "tournaments:settings",
+        "an event's settings (tiebreaks in order)",
+        event_settings_targets,
+        event_settings_fields,
+        examples=70,
+    ),
     Form("tournaments:league-create", "new league", league_targets, league_fields),
     Form("tournaments:entrant-add", "add entrants", entrant_add_targets, players_field),
     Form("tournaments:entrant-update", "check in, out, drop", entrant_update_targets, entrant_update_fields),
     Form("tournaments:pair", "pair the next round", pair_targets, examples=20, htmx=True),
+    Form("tournaments:finish", "finish the event", finish_targets, examples=20),
     Form("tournaments:round-action", "publish, discard, swap", round_targets, round_fields, examples=60),
     # Clubs.
     Form("clubs:create", "new club", club_create_targets, club_create_fields),

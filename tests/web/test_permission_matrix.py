@@ -152,7 +152,23 @@ def test_every_api_operation_answers_each_role_as_the_matrix_says(
 
 # Every query parameter a page or the API reads (``request.GET`` / ``query_params``), and the
 # pagination's: a test below checks the list against the code, so a new one is fuzzed too.
-QUERY_PARAMETERS = ("club", "game", "league", "reload", "status", "step", "table", "v", "limit", "offset")
+QUERY_PARAMETERS = (
+    "club",
+    "game",
+    "league",
+    "reload",
+    "status",
+    "step",
+    "table",
+    "v",
+    "limit",
+    "offset",
+    # the event page's pages: of the standings, of a round's tables (and which round), of the entrants
+    "page",
+    "round",
+    "tables",
+    "entrants",
+)
 ODD_VALUES = st.one_of(
     st.sampled_from(["", " ", "abc", "-1", "0", "1", "1e309", "nan", "inf", "10" * 20, "%", "é", "<b>"]),
     st.integers(min_value=-(10**30), max_value=10**30).map(str),

@@ -50,11 +50,11 @@ def test_create_register_pair_publish_enter_confirm_and_read_standings(
     assert job.status_code == 202
     followed = api_client.get(f"/api/jobs/{job.json()['id']}/").json()
     assert followed["status"] == "done", followed["message"]
-    rounds = api_client.get(f"/api/events/{event['id']}/rounds/").json()
+    rounds = api_client.get(f"/api/events/{event['id']}/rounds/").json()["results"]
     assert rounds[0]["status"] == "draft"
 
     api_client.force_authenticate(None)
-    assert api_client.get(f"/api/events/{event['id']}/rounds/").json() == []  # drafts are private
+    assert api_client.get(f"/api/events/{event['id']}/rounds/").json()["results"] == []  # drafts are private
     api_client.force_authenticate(organiser)
     published = api_client.post(f"/api/events/{event['id']}/rounds/1/publish/").json()
     assert published["status"] == "published"
@@ -70,7 +70,11 @@ def test_create_register_pair_publish_enter_confirm_and_read_standings(
         with TestCase.captureOnCommitCallbacks(execute=True):
             confirmed = api_client.post(f"/api/tables/{table['id']}/confirm/")
         assert confirmed.json()["status"] == "confirmed"
-    standings = api_client.get(f"/api/events/{event['id']}/standings/").json()
+    standings = api_client.get(f"/api/events/{event['id']}/standings/").json()["results"]
+    # Paged like every list: a page of one row still counts them all, and goes on from there.
+    first = api_client.get(f"/api/events/{event['id']}/standings/?limit=1").json()
+    assert first["count"] == len(standings) and first["results"] == standings[:1] and first["next"]
+    assert api_client.get(f"/api/events/{event['id']}/rounds/?limit=1&offset=1").json()["results"] == []
     assert standings[0]["rank"] == 1 and standings[0]["points"] == 3.0
 
 
@@ -102,9 +106,10 @@ def test_leaderboard_and_history(api_client: Any, club: Any, organiser: Any) -> 
 
     event = make_event(club, organiser, players=4)
     play_round(event, organiser)
-    board = api_client.get("/api/leaderboards/black-spy/").json()
-    assert len(board) == 4 and board[0]["rank"] == 1
+    page = api_client.get("/api/leaderboards/black-spy/").json()
+    board = page["results"]  # paged like every list
+    assert page["count"] == len(board) == 4 and board[0]["rank"] == 1
     assert board[0]["rating"] >= board[-1]["rating"]
-    assert api_client.get(f"/api/leaderboards/black-spy/?club={club.slug}").json() == board
+    assert api_client.get(f"/api/leaderboards/black-spy/?club={club.slug}").json() == page
     history = api_client.get(f"/api/players/{board[0]['player_id']}/ratings/black-spy/").json()
-    assert len(history) == 1
+    assert history["count"] == len(history["results"]) == 1

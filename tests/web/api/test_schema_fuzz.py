@@ -40,14 +40,17 @@ from rest_framework.authtoken.models import Token
 
 from spyleague.clubs.models import Membership, Player, Role
 from spyleague.clubs.services import club_create
+from spyleague.core.models import Job
 from spyleague.play import services as play
 from spyleague.play.models import Match
 from spyleague.play.selectors import match_picture
 from spyleague.ratings.services import ratings_recompute_queue
+from spyleague.scores import scorepad as pads
+from spyleague.scores.models import Scorepad
 from spyleague.scores.services import EntryLine, result_confirm, result_enter
 from spyleague.tournaments import services as events
-from spyleague.tournaments.models import Event, Round, Table
-from tests.factories import UserFactory
+from spyleague.tournaments.models import Event, League, Round, Table
+from tests.factories import PASSWORD, UserFactory
 from tests.web.tournaments.helpers import make_event
 
 pytestmark = pytest.mark.django_db
@@ -118,8 +121,9 @@ def _finish_match(match: Match, users: dict[int, Any]) -> None:
 def build_world() -> World:
     """A club with an organiser and members, a running event (a confirmed round, and a published
     one with a reported result at the member's table), an event open for registration in a
-    league, a club the member runs with a draft round, matches open, playing and finished, and
-    a job. The member sits at a table and plays in the matches."""
+    league, a club the member runs with a draft round, matches open, playing and finished,
+    the member's scorepads (one being kept, one finished), and jobs (the member's, and the ones
+    nobody queued). The member sits at a table and plays in the matches."""
     olga = UserFactory(username="olga", player_name="Olga Organiser")
     mel = UserFactory(username="mel", player_name="Mel Member")
     sam = UserFactory(username="sam", player_name="Sam Scorer")
@@ -178,6 +182,15 @@ def build_world() -> World:
         _finish_match(finished, {0: mel, 1: olga})
 
     job = ratings_recompute_queue(game="mister-spy", user=mel)
+    # Scorepads the member sits at: one being kept (a deal in), one olga finished (the member, at
+    # the table, may confirm its result).
+    keeping = pads.scorepad_open(user=mel, players=[mel.player, Player(name="Kim"), Player(name="Lou")])
+    pads.scorepad_deal_add(user=mel, pad=keeping, points=[40, 10, 10])
+    finished_pad = pads.scorepad_open(user=mel, players=[mel.player, olga.player, sam.player], club=club)
+    for points in ([60, 0, 0], [60, 0, 0], [60, 0, 0], [60, 0, 0]):
+        pads.scorepad_deal_add(user=olga, pad=finished_pad, points=points)
+    finished_pad.refresh_from_db()
+    assert finished_pad.status == Scorepad.Status.FINISHED
     world = World(token=Token.objects.create(user=mel).key)
 
     clubs = [club, home]
@@ -193,12 +206,24 @@ def build_world() -> World:
                 "/api/clubs/{slug}/members/{membership_id}/role/",
                 path={"slug": c.slug, "membership_id": str(m.pk)},
             )
+    # What the member may do in their own club's event, first (and twice: the generated requests
+    # pick among an operation's variants, and these are the ones that get past the door).
+    own_event = {"id": str(home_event.pk)}
+    for _ in range(2):
+        world.add("POST", "/api/events/{id}/finish/", path=own_event)
+        world.add("DELETE", "/api/events/{id}/rounds/{number}/", path=own_event | {"number": "1"})
+        world.add("GET", "/api/events/{id}/rounds/{number}/", path=own_event | {"number": "1"})
+        world.add("GET", "/api/jobs/{id}/", path={"id": str(job.pk)})
     all_events = [open_event, cup, home_event]
     for e in all_events:
         for method in ("GET", "PUT", "PATCH", "DELETE"):
             world.add(method, "/api/events/{id}/", path={"id": str(e.pk)})
+        path = {"id": str(e.pk)}
+        world.add("PATCH", "/api/events/{id}/", path=path, body={"league": league.pk})
+        world.add("PATCH", "/api/events/{id}/", path=path, body={"tiebreaks": ["wins", "tournament_points"]})
+        world.add("PATCH", "/api/events/{id}/", path=path, body={"advance": 1, "groups": 2})
         world.add("GET", "/api/events/{id}/entrants/", path={"id": str(e.pk)})
-        for action in ("pair", "register"):
+        for action in ("pair", "register", "finish"):
             world.add("POST", f"/api/events/{{id}}/{action}/", path={"id": str(e.pk)})
         for action in ("rounds", "standings"):
             world.add("GET", f"/api/events/{{id}}/{action}/", path={"id": str(e.pk)})
@@ -210,6 +235,11 @@ def build_world() -> World:
                     path={"id": str(e.pk), "entrant_id": str(entrant.pk)},
                 )
             world.add(
+                "DELETE",
+                "/api/events/{id}/entrants/{entrant_id}/check-in/",
+                path={"id": str(e.pk), "entrant_id": str(entrant.pk)},
+            )
+            world.add(
                 "POST",
                 "/api/events/{id}/register/",
                 path={"id": str(e.pk)},
@@ -217,6 +247,8 @@ def build_world() -> World:
             )
         for rnd in Round.objects.filter(event=e):
             path = {"id": str(e.pk), "number": str(rnd.number)}
+            for method in ("GET", "DELETE"):
+                world.add(method, "/api/events/{id}/rounds/{number}/", path=path)
             world.add("POST", "/api/events/{id}/rounds/{number}/publish/", path=path)
             seated = [s.entrant_id for t in rnd.tables.all() for s in t.seats.all()]
             for a, b in itertools.pairwise(seated):
@@ -226,6 +258,8 @@ def build_world() -> World:
         path = {"table_id": str(table.pk)}
         world.add("POST", "/api/tables/{table_id}/confirm/", path=path)
         world.add("POST", "/api/tables/{table_id}/result/", path=path)
+        world.add("GET", "/api/tables/{table_id}/result/", path=path)
+        world.add("POST", "/api/scorepads/", body={"table": table.pk})
         world.add(
             "POST",
             "/api/tables/{table_id}/result/",
@@ -279,9 +313,61 @@ def build_world() -> World:
         "GET", "/api/leaderboards/{game}/", path={"game": "black-spy"}, query={"league": str(league.pk)}
     )
     world.add("GET", "/api/jobs/{id}/", path={"id": str(job.pk)})
+    for unowned in Job.objects.filter(created_by=None):
+        world.add("GET", "/api/jobs/{id}/", path={"id": str(unowned.pk)})
+
+    # Leagues, scorepads and accounts.
+    for lg in League.objects.all():
+        for action in ("", "table/"):
+            world.add("GET", f"/api/leagues/{{id}}/{action}", path={"id": str(lg.pk)})
+        world.add("GET", "/api/events/", query={"league": str(lg.pk)})
+    for c in clubs:
+        world.add("GET", "/api/leagues/", query={"club": c.slug})
+        world.add("POST", "/api/leagues/", body={"club": c.slug, "name": "Next Season", "game": "spies"})
+    for pad in (keeping, finished_pad):
+        path = {"id": str(pad.pk)}
+        world.add("GET", "/api/scorepads/{id}/", path=path)
+        world.add("POST", "/api/scorepads/{id}/confirm/", path=path)
+        world.add("POST", "/api/scorepads/{id}/rounds/", path=path, body={"points": [10, 40, 10]})
+        world.add(
+            "POST",
+            "/api/scorepads/{id}/rounds/",
+            path=path,
+            body={"taken": [{"black_spies": 6, "coloured_spies": 2}, {"coloured_spies": 2}, {}]},
+        )
+        for number in (1, 2):
+            world.add(
+                "PUT",
+                "/api/scorepads/{id}/rounds/{number}/",
+                path={**path, "number": str(number)},
+                body={"points": [0, 60, 0]},
+            )
+    world.add(
+        "POST",
+        "/api/scorepads/",
+        body={"players": [{"player": mel.player.pk}, {"name": "Nat"}, {"player": olga.player.pk}]},
+    )
+    world.add(
+        "POST",
+        "/api/scorepads/",
+        body={
+            "game": "spy-vs-spy",
+            "club": club.slug,
+            "players": [{"player": sam.player.pk}, {"name": "Nat"}],
+        },
+    )
+    world.add(
+        "POST",
+        "/api/signup/",
+        body={"username": "newbie", "name": "New Bie", "email": "", "password": "a-long-passphrase-77"},
+    )
+    for password in (PASSWORD, "not-it"):
+        world.add("POST", "/api/token/", body={"username": "mel", "password": password})
     for query in ({"limit": "2"}, {"limit": "1", "offset": "1"}):
-        for path in ("/api/clubs/", "/api/events/", "/api/players/"):
+        for path in ("/api/clubs/", "/api/events/", "/api/players/", "/api/leagues/", "/api/jobs/"):
             world.add("GET", path, query=query)
+        world.add("GET", "/api/scorepads/", query=query)
+        world.add("GET", "/api/leaderboards/{game}/", path={"game": "mister-spy"}, query=query)
         world.add("GET", "/api/clubs/{slug}/members/", path={"slug": club.slug}, query=query)
         world.add("GET", "/api/events/{id}/entrants/", path={"id": str(open_event.pk)}, query=query)
     world.add("GET", "/api/events/", query={"club": club.slug})

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from tests.factories import PASSWORD
+
 from .cells import CLIENT_ERROR, Case, Data, everyone, row, same, without
 from .world import CELL_SCORES, World
 
@@ -415,4 +417,233 @@ op(
     lambda w: {"table_id": w.finished_table.pk},
     row(ANON, 403, 403, (403, 409), 200, 403, 200),
     body=lines("finished_table"),
+)
+
+# --- what the pages do, through the API (issue 14) ---------------------------------------------------
+# Columns of row(): anonymous, stranger, player, seated, scorer, other_organiser, organiser.
+
+# Leagues: anyone reads them; a club's organisers start them.
+LEAGUE = lambda w: {"id": w.league.pk}
+op("GET", "/api/leagues/", "the leagues", expect=PUBLIC)
+op("GET", "/api/leagues/", "club A's leagues", expect=PUBLIC, query=lambda w: {"club": w.club_a.slug})
+op(
+    "POST",
+    "/api/leagues/",
+    "a league in club A",
+    expect=row(ANON, 403, 403, 403, 403, 403, 201),
+    body={"club": "alpha-club", "name": "Summer League", "game": "black-spy"},
+)
+op(
+    "POST",
+    "/api/leagues/",
+    "a league of several games in club B",
+    expect=row(ANON, 403, 403, 403, 403, 201, 403),
+    body={"club": "beta-club", "name": "Beta Season", "game": ""},
+)
+op("GET", "/api/leagues/{id}/", "club A's league", LEAGUE, PUBLIC)
+op("GET", "/api/leagues/{id}/table/", "club A's league table", LEAGUE, PUBLIC)
+op("GET", "/api/events/", "the league's events", expect=PUBLIC, query=lambda w: {"league": w.league.pk})
+op(
+    "PATCH",
+    "/api/events/{id}/",
+    "put the night in club A's league",
+    lambda w: {"id": w.night.pk},
+    row(ANON, 403, 403, 403, 403, 403, 200),
+    body=lambda w, role: {"league": w.league.pk},
+)
+op(
+    "PATCH",
+    "/api/events/{id}/",
+    "a new tiebreak order for the running event (its standings ranked anew)",
+    OPEN,
+    row(ANON, 403, 403, 403, 403, 403, 200),
+    body={"tiebreaks": ["tournament_points", "wins", "game_points"]},
+)
+op(
+    "PATCH",
+    "/api/events/{id}/",
+    "heats and groups of an event not yet paired",
+    lambda w: {"id": w.spring.pk},
+    row(ANON, 403, 403, 403, 403, 403, 200),
+    body={"advance": 3, "groups": 2, "uneven": "shorter"},
+)
+op(
+    "POST",
+    "/api/events/{id}/finish/",
+    "finish the running event (refused: its tables still wait for results)",
+    OPEN,
+    row(ANON, 403, 403, 403, 403, 403, 400),
+)
+op(
+    "POST",
+    "/api/events/{id}/finish/",
+    "finish the cup (its draft round is discarded)",
+    lambda w: {"id": w.cup.pk},
+    row(ANON, 403, 403, 403, 403, 403, 200),
+)
+op(
+    "POST",
+    "/api/events/{id}/finish/",
+    "finish the finished event again",
+    lambda w: {"id": w.finished.pk},
+    row(ANON, 403, 403, 403, 403, 403, same(200)),
+)
+op(
+    "DELETE",
+    "/api/events/{id}/entrants/{entrant_id}/check-in/",
+    "undo sid's check-in",
+    lambda w: {"id": w.open.pk, "entrant_id": w.entrant(w.open, w.me("seated")).pk},
+    row(ANON, 403, 403, 200, 403, 403, 200),
+)
+ROUND = "/api/events/{id}/rounds/{number}/"
+op("GET", ROUND, "the running event's published round", lambda w: {"id": w.open.pk, "number": 1}, PUBLIC)
+op("GET", ROUND, "the cup's draft", CUP_DRAFT, row(HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 200))
+op(
+    "DELETE",
+    ROUND,
+    "discard the cup's draft",
+    CUP_DRAFT,
+    row(ANON, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 204),
+)
+op(
+    "DELETE",
+    ROUND,
+    "discard the running event's published round",
+    lambda w: {"id": w.open.pk, "number": 1},
+    row(ANON, 403, 403, 403, 403, 403, 400),
+)
+
+# A table's result as it stands, with its history: anyone reads it, but a draft's.
+op(
+    "GET",
+    RESULT,
+    "sue's unconfirmed result at sid's table",
+    lambda w: {"table_id": w.reported_table.pk},
+    PUBLIC,
+)
+op(
+    "GET",
+    RESULT,
+    "the cup's draft table",
+    lambda w: {"table_id": w.draft_table.pk},
+    row(HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 200),
+)
+
+# Jobs: one's own, and the organisers' events' and games' (a standings or ratings job queued by a
+# confirmed result has no owner). Nobody else sees them: their labels name the event.
+NOT_ALPHA_OPEN = without(200, "Alpha Open")
+op(
+    "GET",
+    "/api/jobs/",
+    "the jobs one may follow",
+    expect=row(ANON, NOT_ALPHA_OPEN, NOT_ALPHA_OPEN, NOT_ALPHA_OPEN, NOT_ALPHA_OPEN, NOT_ALPHA_OPEN, 200),
+)
+op(
+    "GET",
+    "/api/jobs/{id}/",
+    "the running event's standings job (no owner: a result queued it)",
+    lambda w: {"id": w.standings_job.pk},
+    row(ANON, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 200),
+)
+op(
+    "GET",
+    "/api/jobs/{id}/",
+    "Black Spy's ratings job (no owner: a result queued it)",
+    lambda w: {"id": w.ratings_job.pk},
+    row(ANON, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 200),
+)
+
+# Scorepads: as the pad's pages. Anyone looks at a pad; its players, whoever opened it and the
+# club's scorers keep it; another player at the table or a scorer confirms its result.
+PADS = "/api/scorepads/"
+PAD = lambda w: {"id": w.pad.pk}
+DONE_PAD = lambda w: {"id": w.done_pad.pk}
+
+
+def pad_players(others: list[dict[str, Any]]) -> Callable[[World, str], dict[str, Any]]:
+    """The role in seat 1 (when it has a player), then ``others``."""
+
+    def body(world: World, role: str) -> dict[str, Any]:
+        me = world.player(role)
+        return {"players": [*([{"player": me.pk}] if me else []), *others]}
+
+    return body
+
+
+NEWCOMERS = [{"name": "Vera Visitor"}, {"name": "Walt Visitor"}]
+op("GET", PADS, "one's scorepads", expect=row(ANON, 200, 200, 200, 200, 200, 200))
+op(
+    "POST",
+    PADS,
+    "a pad of one's own, two new guests, no club",
+    expect=row(ANON, 201, 201, 201, 201, 201, 201),
+    body=pad_players(NEWCOMERS),
+)
+op(
+    "POST",
+    PADS,
+    "a pad in club A with two new guests (they join club A)",
+    expect=row(ANON, 403, 201, 201, 201, 403, 201),
+    body=lambda w, role: {**pad_players(NEWCOMERS)(w, role), "club": "alpha-club"},
+)
+op(
+    "POST",
+    PADS,
+    "a pad on the night's table (sid seated)",
+    expect=row(ANON, 403, 403, 201, 201, 403, 201),
+    body=lambda w, role: {"table": w.waiting_table.pk},
+)
+op(
+    "POST",
+    PADS,
+    "a pad on the cup's draft table: not before the round is published",
+    expect=row(ANON, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 400),
+    body=lambda w, role: {"table": w.draft_table.pk},
+)
+op("GET", "/api/scorepads/{id}/", "the pad on the open's second table", PAD, PUBLIC)
+op(
+    "POST",
+    "/api/scorepads/{id}/rounds/",
+    "a deal on the pad the scorer keeps for four guests",
+    PAD,
+    row(ANON, 403, 403, 403, 201, 403, 201),
+    body={"points": [20, 10, 25, 5]},
+)
+op(
+    "PUT",
+    "/api/scorepads/{id}/rounds/{number}/",
+    "correct the first deal of the pad sue finished (its result is sue's to correct, or a scorer's)",
+    lambda w: {"id": w.done_pad.pk, "number": 1},
+    row(ANON, 403, 403, 403, 200, 403, 200),
+    body={"points": [25, 10, 20, 5]},
+)
+op(
+    "POST",
+    "/api/scorepads/{id}/confirm/",
+    "confirm the friendly pad sue finished (sid sat at it)",
+    DONE_PAD,
+    row(ANON, 403, 403, 200, 200, 403, 200),
+)
+
+# Accounts: sign up when logged out; a token for a username and password, whoever asks.
+op(
+    "POST",
+    "/api/signup/",
+    "sign up",
+    expect=row(201, 403, 403, 403, 403, 403, 403),
+    body={"username": "newbie", "name": "New Bie", "password": "a-long-passphrase-77"},
+)
+op(
+    "POST",
+    "/api/token/",
+    "sid's token, for sid's password",
+    expect=everyone(200),
+    body={"username": "sid", "password": PASSWORD},
+)
+op(
+    "POST",
+    "/api/token/",
+    "a wrong password (it counts towards the lockout)",
+    expect=everyone(400),
+    body={"username": "sid", "password": "not-sids"},
 )

@@ -24,6 +24,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from pairing.standings import TIEBREAKS
 from tests.factories import PASSWORD
 
 from .cells import CLIENT_ERROR, LOGIN, REFUSED, Case, Data, everyone, row, same, without
@@ -92,6 +93,33 @@ EVENT_FORM = {
     "table_size": "4",
     "bye_rule": "win",
 }
+
+
+def event_settings(event: str, **changes: Any) -> Callable[[World, str], dict[str, Any]]:
+    """An event's settings form as its page posts it (the world's event by name), but for
+    ``changes``."""
+
+    def data(world: World, role: str) -> dict[str, Any]:
+        e = getattr(world, event)
+        return {
+            "name": e.name,
+            "kind": e.kind,
+            "starts": "",
+            "league": str(e.league_id or ""),
+            "rounds": str(e.rounds),
+            "points_by_place": ", ".join(f"{p:g}" for p in e.points_by_place),
+            "bye_rule": e.bye_rule,
+            "format": e.format,
+            "table_size": str(e.table_size),
+            "uneven": e.uneven,
+            "advance": str(e.advance),
+            "groups": str(e.groups),
+            "order": list(TIEBREAKS),
+            "tiebreaks": list(e.tiebreaks),
+        } | changes
+
+    return data
+
 
 # --- the site's own pages ---------------------------------------------------------------------
 # Columns of row(): anonymous, stranger, player, seated, scorer, other_organiser, organiser.
@@ -212,6 +240,43 @@ page(
 )
 page("events/<id:pk>/screen/", "the projector screen", lambda w: {"pk": w.open.pk}, GET=PUBLIC)
 page(
+    "events/<id:pk>/standings/",
+    "a page of the running event's standings (what the event page's pager fetches)",
+    lambda w: {"pk": w.open.pk},
+    query=lambda w: {"page": "2"},
+    GET=PUBLIC,
+)
+SETTINGS = "events/<id:pk>/settings/"
+page(
+    SETTINGS,
+    "the running event's settings: a new tiebreak order (the standings ranked anew)",
+    lambda w: {"pk": w.open.pk},
+    GET=row(LOGIN, 403, 403, 403, 403, 403, 200),
+    POST=row(ANON, 403, 403, 403, 403, 403, 302),
+    post=event_settings("open", tiebreaks=["tournament_points", "wins"]),
+)
+page(
+    SETTINGS,
+    "move a tiebreak up (the form comes back in the new order; nothing saved)",
+    lambda w: {"pk": w.open.pk},
+    POST=row(ANON, 403, 403, 403, 403, 403, same(200)),
+    post=event_settings("open", move="up:wins"),
+)
+page(
+    SETTINGS,
+    "the running event's table size (fixed once a round is paired)",
+    lambda w: {"pk": w.open.pk},
+    POST=row(ANON, 403, 403, 403, 403, 403, REFUSED),
+    post=event_settings("open", table_size="5"),
+)
+page(
+    SETTINGS,
+    "the finished event's tiebreaks (it is over)",
+    lambda w: {"pk": w.finished.pk},
+    POST=row(ANON, 403, 403, 403, 403, 403, REFUSED),
+    post=event_settings("finished", tiebreaks=["wins"]),
+)
+page(
     "events/<id:pk>/entrants/",
     "register oneself in the running event (a late entry; open to anyone logged in)",
     lambda w: {"pk": w.open.pk},
@@ -252,6 +317,25 @@ page(
     lambda w: {"pk": w.open.pk},
     GET=POST_ONLY,
     POST=row(ANON, 403, 403, 403, 403, 403, (302, REFUSED)),
+)
+page(
+    "events/<id:pk>/finish/",
+    "finish the running Swiss event: its round 1 still waits for results",
+    lambda w: {"pk": w.open.pk},
+    GET=POST_ONLY,
+    POST=row(ANON, 403, 403, 403, 403, 403, REFUSED),
+)
+page(
+    "events/<id:pk>/finish/",
+    "finish the cup (its draft is discarded)",
+    lambda w: {"pk": w.cup.pk},
+    POST=row(ANON, 403, 403, 403, 403, 403, 302),
+)
+page(
+    "events/<id:pk>/finish/",
+    "finish the finished event again (nothing changes)",
+    lambda w: {"pk": w.finished.pk},
+    POST=row(ANON, 403, 403, 403, 403, 403, NOOP),
 )
 page(
     "events/<id:pk>/rounds/<id:number>/",

@@ -18,7 +18,8 @@ account and no club. In club A:
 - matches: ``open_match`` (Black Spy, created by sid, two free seats), ``finished_match``
   (the tiny Race to Ten test game, sid against sue, over: for replays) and ``race_match``
   (Spy vs Spy, sid against a bot, running: for the race URLs);
-- ``job``: the pairing job of ``open`` that the organiser queued;
+- ``job``: the pairing job of ``open`` that the organiser queued; ``standings_job`` (the
+  open's standings recompute) and ``ratings_job`` (Black Spy's ratings), queued by nobody;
 - ``spring``: an event still taking registrations (nothing paired).
 
 Nothing here is queued to run: the world is built inside the test's transaction, so the
@@ -108,6 +109,10 @@ class World:
     spring: Event  # registration open, no round paired yet
     cup_swap: tuple[int, int]  # sid's entrant in the cup and one at the cup's other table
     unentered_guest: Player  # a guest of club A entered in no event
+    # Jobs nobody queued by hand: the open's standings recompute, and a recompute of Black Spy's
+    # ratings (as a correction of a confirmed result queues one).
+    standings_job: Job
+    ratings_job: Job
     guests: list[Player] = field(default_factory=list)
 
     def user(self, role: str) -> User | None:
@@ -278,6 +283,14 @@ def world_build() -> World:
 
     job = events.round_pair_queue(event=open_, user=olga)
     assert job.created_by_id == olga.pk
+    standings_job = events.standings_recompute_queue(event=open_)
+    ratings_job = Job.objects.create(
+        kind="ratings",
+        label="Recompute black-spy ratings",
+        params={"game": "black-spy"},
+        key="ratings:black-spy",
+    )
+    assert standings_job.created_by_id is None and ratings_job.created_by_id is None
 
     for obj in (open_, night, cup):
         obj.refresh_from_db()
@@ -309,4 +322,6 @@ def world_build() -> World:
         cup_swap=cup_swap,
         guests=guests,
         unentered_guest=unentered,
+        standings_job=standings_job,
+        ratings_job=ratings_job,
     )

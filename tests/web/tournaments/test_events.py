@@ -154,7 +154,9 @@ def test_knockout_of_8_plays_to_a_single_winner(club: Any, organiser: Any) -> No
         rnd = play_round(event, organiser, random.Random(number))
         sizes.append(rnd.tables.count())
     assert sizes == [4, 2, 1]
-    with pytest.raises(ValidationError, match="decided"):
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED  # the final's result ended it
+    with pytest.raises(ValidationError, match="This event is over"):
         services.round_pair(event=event)
 
 
