@@ -30,6 +30,7 @@ How the formats run (the pairing rulings themselves are in ``pairing.knockout``,
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
@@ -396,7 +397,7 @@ def standings_compute(
 ) -> tuple[StandingsRow, ...]:
     data = _rounds_data(event) if data is None else data
     entrants = list(Entrant.objects.filter(event=event).values_list("pk", flat=True))
-    return compute_standings(
+    rows = compute_standings(
         [r for _, _, r in data if r is not None],
         tiebreaks=tuple(event.tiebreaks or DEFAULT_TIEBREAKS),  # type: ignore[arg-type]
         points=points_scheme(event),
@@ -404,6 +405,38 @@ def standings_compute(
         lowest_wins=game_info(event.game).lowest_wins,
         players=entrants,
     )
+    if event.format in KNOCKOUT_FORMATS:
+        rows = _by_stage_reached(rows, data)
+    return rows
+
+
+KNOCKOUT_FORMATS = (Event.Format.KNOCKOUT, Event.Format.GROUPS_KNOCKOUT)
+
+
+def _by_stage_reached(
+    rows: Sequence[StandingsRow], data: Sequence[tuple[Round, PRound, RoundResult | None]]
+) -> tuple[StandingsRow, ...]:
+    """A knockout's standings: whoever went furthest first, then by their place at the last
+    table they played there (the final's winner is first, its runner-up second ...), then as
+    the points and tiebreaks have them. Group rounds all count as one stage before the bracket,
+    where points decide. Ruling: a bye in a knockout round counts as reaching it, placed after
+    those who played there."""
+    reached: dict[int, tuple[int, int]] = {}  # player: (round number, -place); higher is better
+    for rnd, _, result in data:
+        if rnd.stage == "group" or result is None:
+            continue
+        for table in result.tables:
+            for seat in table.seats:
+                reached[seat.player] = (rnd.number, -seat.place)
+        for player in result.byes:
+            reached[player] = (rnd.number, -(10**6))
+    key = {r.player: (reached.get(r.player, (0, 0)), -r.rank) for r in rows}
+    ordered = sorted(rows, key=lambda r: key[r.player], reverse=True)
+    out: list[StandingsRow] = []
+    for index, row in enumerate(ordered):
+        same = index and key[row.player] == key[ordered[index - 1].player]
+        out.append(dataclasses.replace(row, rank=out[-1].rank if same else index + 1))
+    return tuple(out)
 
 
 # --- pairing ----------------------------------------------------------------------------------

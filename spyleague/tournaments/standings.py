@@ -111,10 +111,15 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     table's result was confirmed or corrected). Returns the number of rows written.
 
     Falls back to ``standings_store`` when the stored rows cannot be trusted to hold the rest
-    (an entrant who has results but no row yet: the standings were never stored).
+    (an entrant who has results but no row yet: the standings were never stored), and for the
+    knockout formats, ranked by the stage reached before the points.
     """
-    from .services import DEFAULT_TIEBREAKS, bye_scoring, points_scheme
+    from .services import DEFAULT_TIEBREAKS, KNOCKOUT_FORMATS, bye_scoring, points_scheme
 
+    if event.format in KNOCKOUT_FORMATS:
+        # Ranked by the stage each player reached first: the whole computation (a knockout
+        # halves its field every round, so it stays small where it costs).
+        return standings_store(event=event)
     standings_lock(event)
     stored = _stored(event, tiebreaks=False)
     rounds = list(

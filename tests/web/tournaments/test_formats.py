@@ -54,6 +54,30 @@ def test_heats_of_24_at_tables_of_4_top_2_play_to_a_final_of_6(club: Any, organi
     assert "The final: the last 6 players at one table; its winner wins the event." in rnd.notes
 
 
+def test_a_knockout_is_ranked_by_the_stage_reached_then_the_place_there(club: Any, organiser: Any) -> None:
+    """The final's winner is first even when another finalist scored more points on the way."""
+    from spyleague.tournaments.models import Standing
+
+    disagreements = 0
+    for seed in range(4):
+        event = make_event(club, organiser, players=16, format="knockout", advance=2, name=f"Heats {seed}")
+        rounds: list[Round] = []
+        while event.status != Event.Status.FINISHED:
+            rounds.append(play_round(event, organiser, random.Random(seed * 10 + len(rounds))))
+            event.refresh_from_db()
+        rows = list(Standing.objects.filter(event=event).order_by("rank", "pk"))
+        final = rounds[-1].tables.get(is_bye=False)
+        by_place = [s.entrant_id for s in final.seats.order_by("place")]
+        assert [r.entrant_id for r in rows[: len(by_place)]] == by_place
+        assert [r.rank for r in rows[:4]] == [1, 2, 3, 4]
+        # Then those out at the second stage, then those out in the first heats.
+        second = {s.entrant_id for t in rounds[1].tables.all() for s in t.seats.all()} - set(by_place)
+        assert {r.entrant_id for r in rows[4:8]} == second
+        by_points = sorted(by_place, key=lambda e: -next(r.points for r in rows if r.entrant_id == e))
+        disagreements += by_points != by_place
+    assert disagreements  # points alone would have ranked some final differently
+
+
 def test_heats_of_18_start_byes_go_to_the_top_seeds_or_tables_are_shorter(club: Any, organiser: Any) -> None:
     event = make_event(club, organiser, players=18, format="knockout", advance=2, name="Byes")
     first = play_round(event, organiser)
