@@ -52,7 +52,8 @@ class SwapSerializer(serializers.Serializer[Any]):
 
 class SeatOutSerializer(serializers.Serializer[Any]):
     entrant = serializers.IntegerField()
-    player = serializers.CharField()
+    player = serializers.CharField(help_text="The player's name.")
+    player_id = serializers.IntegerField(help_text="The player's id, as a result's lines take it.")
     position = serializers.IntegerField()
     place = serializers.IntegerField(allow_null=True)
     score = serializers.FloatField(allow_null=True)
@@ -69,6 +70,7 @@ class TableOutSerializer(serializers.Serializer[Any]):
 
 class RoundOutSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
+    stage = serializers.CharField(help_text='In a knockout: "heats", "group", "semi-finals", "final" ...')
     status = serializers.CharField()
     notes = serializers.ListField(child=serializers.CharField())
     tables = TableOutSerializer(many=True)
@@ -354,6 +356,7 @@ def event_pair(request: Request, pk: int) -> Response:
 def _round_data(rnd: Round) -> dict[str, Any]:
     return {
         "number": rnd.number,
+        "stage": rnd.stage,
         "status": rnd.status,
         "notes": rnd.notes,
         "tables": [
@@ -366,6 +369,7 @@ def _round_data(rnd: Round) -> dict[str, Any]:
                     {
                         "entrant": s.entrant_id,
                         "player": s.entrant.player.name,
+                        "player_id": s.entrant.player_id,
                         "position": s.position,
                         "place": s.place,
                         "score": s.score,
