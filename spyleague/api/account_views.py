@@ -22,7 +22,6 @@ from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from ..clubs.services import player_ensure_for_user
 from ..core.forms import SignupForm
 from .errors import error_responses
 from .serializers import PlayerSerializer
@@ -87,12 +86,7 @@ def signup(request: Request) -> Response:
         }
         raise ValidationError(errors)
     with transaction.atomic():
-        user = form.save(commit=False)
-        user.email = form.cleaned_data.get("email") or ""
-        user.save()
-        player = player_ensure_for_user(user=user)
-        player.name = form.cleaned_data["name"]
-        player.save(update_fields=["name"])
+        user, player = form.save_account()
         token = Token.objects.create(user=user)
     out = {"username": user.get_username(), "player": player, "token": token.key}
     return Response(AccountOutSerializer(out).data, status=status.HTTP_201_CREATED)

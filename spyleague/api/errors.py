@@ -3,13 +3,25 @@
 from typing import Any
 
 from django.core.exceptions import BadRequest
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import IllegalAction, InvalidOptions
+
+
+def service_call(fn: Any, **kwargs: Any) -> Any:
+    """Call a service; its refusals become the API's 403 and 400 with the reasons in words."""
+    try:
+        return fn(**kwargs)
+    except DjangoPermissionDenied as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except DjangoValidationError as exc:
+        raise ValidationError({"detail": exc.messages}) from exc
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:

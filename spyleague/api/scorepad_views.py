@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -29,17 +27,10 @@ from ..core.inputs import IdConverter
 from ..scores import scorepad as pads
 from ..scores.models import Result, Scorepad, ScorepadSeat
 from ..scores.services import result_confirm
-from .errors import error_responses
+from .errors import error_responses, service_call
 from .tournament_views import _table
 
-
-def _call(fn: Any, **kwargs: Any) -> Any:
-    try:
-        return fn(**kwargs)
-    except DjangoPermissionDenied as exc:
-        raise PermissionDenied(str(exc)) from exc
-    except DjangoValidationError as exc:
-        raise ValidationError({"detail": exc.messages}) from exc
+_call = service_call
 
 
 # --- what comes in ---------------------------------------------------------------------------------

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import (
@@ -28,17 +26,10 @@ from ..scores.models import Result
 from ..tournaments import services
 from ..tournaments.models import Entrant, Event, Round, Table
 from ..tournaments.selectors import rounds_get, standings_get
-from .errors import error_responses
+from .errors import error_responses, service_call
 from .serializers import EntrantSerializer, JobSerializer
 
-
-def _call(fn: Any, **kwargs: Any) -> Any:
-    try:
-        return fn(**kwargs)
-    except DjangoPermissionDenied as exc:
-        raise PermissionDenied(str(exc)) from exc
-    except DjangoValidationError as exc:
-        raise ValidationError({"detail": exc.messages}) from exc
+_call = service_call
 
 
 class RegisterSerializer(serializers.Serializer[Any]):

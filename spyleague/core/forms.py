@@ -1,6 +1,9 @@
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.db import transaction
 
 
 class SignupForm(UserCreationForm[User]):
@@ -10,6 +13,19 @@ class SignupForm(UserCreationForm[User]):
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "name", "email")
+
+    def save_account(self) -> tuple[User, Any]:
+        """The new account and its player, named as the form says (for the page and the API)."""
+        from ..clubs.services import player_ensure_for_user
+
+        with transaction.atomic():
+            user = self.save(commit=False)
+            user.email = self.cleaned_data.get("email") or ""
+            user.save()
+            player = player_ensure_for_user(user=user)
+            player.name = self.cleaned_data["name"]
+            player.save(update_fields=["name"])
+        return user, player
 
 
 class ProfileForm(forms.Form):

@@ -8,7 +8,7 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.db import connection, transaction
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -42,13 +42,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        with transaction.atomic():
-            user = form.save(commit=False)
-            user.email = form.cleaned_data.get("email") or ""
-            user.save()
-            player = player_ensure_for_user(user=user)
-            player.name = form.cleaned_data["name"]
-            player.save(update_fields=["name"])
+        user, player = form.save_account()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, f"Welcome to Spy League, {player.name}.")
         return redirect("home")
