@@ -314,6 +314,14 @@ def entrant_check_in(*, user: Any, entrant: Entrant, present: bool = True) -> En
     return entrant
 
 
+def entrants_check_in_all(*, user: Any, event: Event) -> int:
+    """The organiser checks in every registered player who has not dropped (everyone at the
+    desk is here). Returns how many were checked in now."""
+    require_organiser(user=user, event=event)
+    _not_over(event)
+    return Entrant.objects.filter(event=event, dropped_after=None, checked_in=False).update(checked_in=True)
+
+
 @transaction.atomic
 def entrant_drop(*, user: Any, entrant: Entrant) -> Entrant:
     """A player drops out after the rounds published so far (they finish a round being played).
@@ -876,17 +884,55 @@ def round_pair(*, event: Event, progress: Progress = _quiet) -> Round:
     draft = event.round_set.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
         return draft
-    if event.status == Event.Status.FINISHED:
-        raise ValidationError("This event is over: it has no more rounds to pair.")
+    blocker = pair_blocker(event=event)
+    if blocker:
+        raise ValidationError(blocker)
     last = event.round_set.order_by("-number").first()
-    if last is not None and last.tables.filter(is_bye=False).exclude(status=Table.Status.CONFIRMED).exists():
-        raise ValidationError(f"Round {last.number} still has tables without a confirmed result.")
+    return _draft_create(event, (last.number if last else 0) + 1, progress)
+
+
+def pair_blocker(*, event: Event) -> str | None:
+    """Why the next round cannot be paired now, in words (None: it can). The page says it before
+    the organiser presses the button, and the pairing job refuses with the same words."""
+    if event.status == Event.Status.FINISHED:
+        return "This event is over: it has no more rounds to pair."
+    last = event.round_set.order_by("-number").first()
+    if last is not None and last.status == Round.Status.DRAFT:
+        return f"Round {last.number} is a draft: publish it or discard it first."
+    if last is not None:
+        waiting = last.tables.filter(is_bye=False).exclude(status=Table.Status.CONFIRMED).count()
+        if waiting:
+            return (
+                f"Round {last.number} still has {waiting} table{'s' if waiting != 1 else ''} without a "
+                "confirmed result."
+            )
     number = (last.number if last else 0) + 1
     if number > event.rounds and (
         event.format == Event.Format.SWISS or (event.format == Event.Format.ROUND_ROBIN and number > 1)
     ):
-        raise ValidationError(f"All {event.rounds} rounds have been played.")
-    return _draft_create(event, number, progress)
+        return f"All {event.rounds} rounds have been played."
+    present = len(_present(event, number))
+    if present < 2:
+        return (
+            "Register at least two players first."
+            if present == 0
+            else "Only one player would play: register or check in at least two."
+        )
+    return None
+
+
+def pair_who(*, event: Event) -> str:
+    """Who the next round will seat, as the organiser should know before pairing it."""
+    entrants = [e for e in Entrant.objects.filter(event=event) if e.dropped_after is None]
+    here = sum(1 for e in entrants if e.checked_in)
+    if not entrants:
+        return "Nobody is registered yet."
+    if here == 0:
+        return (
+            f"Nobody has checked in: all {len(entrants)} registered player{'s' if len(entrants) != 1 else ''} "
+            "will be paired. Check in who is here to pair only them."
+        )
+    return f"{here} of {len(entrants)} checked in: only they will be paired."
 
 
 def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Round:
@@ -913,9 +959,6 @@ def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Rou
     if planned.rounds is not None and planned.rounds != event.rounds:
         event.rounds = planned.rounds
         fields.append("rounds")
-    if event.status == Event.Status.REGISTRATION:
-        event.status = Event.Status.RUNNING
-        fields.append("status")
     if fields:
         event.save(update_fields=fields)
     return rnd
@@ -1064,6 +1107,9 @@ def round_publish(*, user: Any, rnd: Round) -> Round:
             rnd.status = Round.Status.COMPLETE
         rnd.save(update_fields=["status", "published"])
         event = rnd.event
+        if event.status == Event.Status.REGISTRATION:  # it runs once its first round is out
+            event.status = Event.Status.RUNNING
+            event.save(update_fields=["status"])
         if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
             event.status = Event.Status.FINISHED
             event.save(update_fields=["status"])
@@ -1083,6 +1129,11 @@ def round_pair_queue(*, event: Event, user: Any) -> Job:
     from .tasks import pair_round_task
 
     require_organiser(user=user, event=event)
+    # Refused up front, in words, rather than a job that fails (pairing while a draft exists
+    # gives the draft back, as the job does).
+    blocker = pair_blocker(event=event)
+    if blocker and not event.round_set.filter(status=Round.Status.DRAFT).exists():
+        raise ValidationError(blocker)
     return job_queue(
         kind="pairing",
         label=f"Pair the next round of {event.name}",

@@ -13,6 +13,7 @@ urlpatterns = [
     path("<id:pk>/standings/", views.event_standings, name="standings"),
     path("<id:pk>/settings/", views.event_settings, name="settings"),
     path("<id:pk>/entrants/", views.entrant_add, name="entrant-add"),
+    path("<id:pk>/entrants/check-in/", views.entrants_check_in_all, name="check-in-all"),
     path("<id:pk>/entrants/<id:entrant_id>/", views.entrant_update, name="entrant-update"),
     path("<id:pk>/pair/", views.round_pair, name="pair"),
     path("<id:pk>/finish/", views.event_finish, name="finish"),

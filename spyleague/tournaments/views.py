@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from games import game_info
@@ -154,6 +155,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "my_table": my_table(event=event, entrant=my_entry.pk) if my_entry else None,
         "jobs": event_jobs(event=event) if is_organiser else [],
     }
+    if is_organiser and event.status != Event.Status.FINISHED:
+        context["pair_blocker"] = services.pair_blocker(event=event)
+        context["pair_who"] = services.pair_who(event=event)
     if is_organiser:
         entered = set(Entrant.objects.filter(event=event).values_list("player_id", flat=True))
         context["candidates"] = [
@@ -248,6 +252,23 @@ def _register(request: HttpRequest, event: Event, players: list[Player]) -> None
 
 @login_required
 @require_POST
+def entrants_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=pk)
+    try:
+        count = services.entrants_check_in_all(user=request.user, event=event)
+    except ValidationError as exc:
+        return refused_page(request, reasons(exc), event_detail, pk)
+    messages.success(
+        request,
+        f"Checked in {count} player{'s' if count != 1 else ''}."
+        if count
+        else "Everyone was already checked in.",
+    )
+    return redirect(event)
+
+
+@login_required
+@require_POST
 def entrant_update(request: HttpRequest, pk: int, entrant_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
     entrant = get_object_or_404(Entrant, pk=entrant_id, event=event)
@@ -271,7 +292,14 @@ def entrant_update(request: HttpRequest, pk: int, entrant_id: int) -> HttpRespon
 @require_POST
 def round_pair(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=pk)
-    job = services.round_pair_queue(event=event, user=request.user)
+    try:
+        job = services.round_pair_queue(event=event, user=request.user)
+    except ValidationError as exc:
+        if request.htmx:  # type: ignore[attr-defined]  # the reason where the job would show
+            return HttpResponse(
+                format_html('<p class="errorlist nonfield" role="alert">{}</p>', reasons(exc)), status=400
+            )
+        return refused_page(request, reasons(exc), event_detail, pk)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "core/job.html", {"job": job, "reload": True})
     return redirect(event)

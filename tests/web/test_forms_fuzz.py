@@ -9,7 +9,8 @@ Django's login and logout pages), each under its URL name:
   ``clubs:member-role``;
 - events: ``tournaments:create``, ``tournaments:settings`` (an event's settings, the tiebreaks
   ticked and moved up or down), ``tournaments:league-create``, ``tournaments:entrant-add``,
-  ``tournaments:entrant-update``, ``tournaments:pair``, ``tournaments:finish`` (the organiser
+  ``tournaments:entrant-update``, ``tournaments:check-in-all``, ``tournaments:pair``,
+  ``tournaments:finish`` (the organiser
   ends an event by hand), ``tournaments:round-action`` (publish,
   discard, swap), ``tournaments:sheet`` (the table score sheet: a game scored by a number per
   seat, Black Spy's with its "stopped on time" box, Spycatcher's and Spies!' own sheets),
@@ -752,9 +753,23 @@ def entrant_update_fields(fw: FormsWorld) -> dict[str, SearchStrategy[str]]:
 
 def pair_targets(fw: FormsWorld) -> list[Target]:
     w = fw.w
+
+    def url(event: Event) -> str:
+        return reverse("tournaments:pair", args=[event.pk])
+
     return [
-        Target(reverse("tournaments:pair", args=[e.pk]), by=ORGANISER)
-        for e in (w.spring, w.open, w.cup, w.finished)
+        Target(url(w.spring), by=ORGANISER),
+        Target(url(w.cup), by=ORGANISER),  # gives its draft back
+        Target(url(w.open), by=ORGANISER, refused=True),  # round 1 still waits for results
+        Target(url(w.finished), by=ORGANISER, refused=True),  # over
+    ]
+
+
+def check_in_all_targets(fw: FormsWorld) -> list[Target]:
+    w = fw.w
+    return [
+        Target(reverse("tournaments:check-in-all", args=[w.open.pk]), by=ORGANISER),
+        Target(reverse("tournaments:check-in-all", args=[w.finished.pk]), by=ORGANISER, refused=True),
     ]
 
 
@@ -1065,6 +1080,7 @@ FORMS: list[Form] = [
     Form("tournaments:entrant-update", "check in, out, drop", entrant_update_targets, entrant_update_fields),
     Form("tournaments:pair", "pair the next round", pair_targets, examples=20, htmx=True),
     Form("tournaments:finish", "finish the event", finish_targets, examples=20),
+    Form("tournaments:check-in-all", "check in everyone", check_in_all_targets, examples=10),
     Form("tournaments:round-action", "publish, discard, swap", round_targets, round_fields, examples=60),
     # Clubs.
     Form("clubs:create", "new club", club_create_targets, club_create_fields),

@@ -297,6 +297,19 @@ page(
     POST=row(LOGIN, REFUSED, REFUSED, REFUSED, REFUSED, REFUSED, REFUSED),
 )
 page(
+    "events/<id:pk>/entrants/check-in/",
+    "check in everyone registered",
+    lambda w: {"pk": w.open.pk},
+    GET=POST_ONLY,
+    POST=row(ANON, 403, 403, 403, 403, 403, 302),
+)
+page(
+    "events/<id:pk>/entrants/check-in/",
+    "check in everyone in the finished event",
+    lambda w: {"pk": w.finished.pk},
+    POST=row(LOGIN, 403, 403, 403, 403, 403, REFUSED),
+)
+page(
     "events/<id:pk>/entrants/<id:entrant_id>/",
     "check in sid's entry",
     lambda w: {"pk": w.open.pk, "entrant_id": w.entrant(w.open, w.me("seated")).pk},

@@ -106,11 +106,11 @@ def test_a_16_player_heats_event_runs_to_its_final(
     log.append(f"winner: {winner.player.name}; status {event.status}")
     # The organiser's finish button changes nothing now; pairing says the event is over.
     assert client.post(reverse("tournaments:finish", args=[event.pk])).status_code == 302
+    jobs = Job.objects.count()
     with TestCase.captureOnCommitCallbacks(execute=True):
-        client.post(reverse("tournaments:pair", args=[event.pk]))
-    assert Job.objects.filter(kind="pairing").order_by("-pk").first().message == (  # type: ignore[union-attr]
-        "This event is over: it has no more rounds to pair."
-    )
+        refused = client.post(reverse("tournaments:pair", args=[event.pk]))
+    assert refused.status_code == 400 and Job.objects.count() == jobs  # refused up front, no job
+    assert "This event is over: it has no more rounds to pair." in refused.content.decode()
     assert Standing.objects.filter(event=event).count() == 16
     page = client.get(reverse("tournaments:event", args=[event.pk])).content.decode()
     assert "Finished" in page and "Finish the event" not in page

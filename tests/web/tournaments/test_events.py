@@ -205,10 +205,10 @@ def test_the_pairing_job_reports_progress_and_a_clear_failure(
     client.force_login(organiser)
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(reverse("tournaments:pair", args=[event.pk]), HTTP_HX_REQUEST="true")
-    assert response.status_code == 200
-    job = Job.objects.get(kind="pairing")
-    assert job.status == Job.Status.FAILED
-    assert job.message == "At least two players must be present to pair a round."
+    # What is missing is said up front, where the job would show, and no job is left failing.
+    assert response.status_code == 400
+    assert "Only one player would play: register or check in at least two." in response.content.decode()
+    assert not Job.objects.filter(kind="pairing").exists()
     services.entrant_register(
         user=organiser, event=event, player=Player.objects.create(name="Second", guest_of=club)
     )

@@ -553,3 +553,49 @@ def test_more_groups_than_pairs_of_players_is_refused_in_words(club: Any, organi
     )
     with pytest.raises(ValidationError, match="6 players make at most 3 groups of two or more"):
         services.round_pair(event=event)
+
+
+# --- the organiser's desk ---------------------------------------------------------------------
+
+
+def test_the_page_says_why_the_next_round_cannot_be_paired_before_the_button_is_pressed(
+    client: Any, club: Any, organiser: Any
+) -> None:
+    event = make_event(club, organiser, players=1, format="swiss", size=4)
+    client.force_login(organiser)
+    url = reverse("tournaments:event", args=[event.pk])
+    assert "Only one player would play" in client.get(url).content.decode()
+    for i in range(7):
+        services.entrant_register(user=organiser, event=event, player=new_player(club, f"Late {i}"))
+    text = client.get(url).content.decode()
+    assert "Nobody has checked in: all 8 registered players will be paired." in text
+    # Check in everyone at once, then one goes home: only those present are paired.
+    assert client.post(reverse("tournaments:check-in-all", args=[event.pk])).status_code == 302
+    assert Entrant.objects.filter(event=event, checked_in=True).count() == 8
+    gone = Entrant.objects.filter(event=event).first()
+    assert gone is not None
+    services.entrant_check_in(user=organiser, entrant=gone, present=False)
+    assert "7 of 8 checked in: only they will be paired." in client.get(url).content.decode()
+    services.entrant_check_in(user=organiser, entrant=gone, present=True)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert client.post(reverse("tournaments:pair", args=[event.pk])).status_code == 302
+    event.refresh_from_db()
+    assert event.status == Event.Status.REGISTRATION  # a draft is not the event running yet
+    text = client.get(url).content.decode()
+    assert "Round 1 is a draft: publish it or discard it first." in text
+    rnd = event.round_set.get()
+    services.round_publish(user=organiser, rnd=rnd)
+    event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
+    # Mid-round the button is off and says why; a post anyway is refused in the same words,
+    # with no job left failing.
+    text = client.get(url).content.decode()
+    assert "Round 1 still has 2 tables without a confirmed result." in text
+    assert 'disabled aria-describedby="pair-why"' in text
+    from spyleague.core.models import Job
+
+    jobs = Job.objects.count()
+    refused = client.post(reverse("tournaments:pair", args=[event.pk]), HTTP_HX_REQUEST="true")
+    assert refused.status_code == 400
+    assert "Round 1 still has 2 tables without a confirmed result." in refused.content.decode()
+    assert Job.objects.count() == jobs
