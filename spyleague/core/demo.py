@@ -49,6 +49,20 @@ GUESTS = [
 Progress = Callable[[int, int, str], None]
 
 
+DEMO_ADMIN = "admin"
+
+
+def demo_admin_ensure() -> bool:
+    """The demo's site administrator (Django admin), in no club: organisers run their clubs,
+    not the site. Made only by the ``demo_data`` command that ``scripts/start`` runs on the
+    operator's own machine, never by the site's "Load demo data" button, which a stranger may
+    press on an empty site. True when it was created now."""
+    if User.objects.filter(username=DEMO_ADMIN).exists():
+        return False
+    User.objects.create_superuser(username=DEMO_ADMIN, password=DEMO_PASSWORD, email="")
+    return True
+
+
 def demo_logins() -> list[dict[str, str]]:
     return [
         {"username": username, "password": DEMO_PASSWORD, "name": name, "role": str(role.label)}

@@ -928,10 +928,8 @@ def pair_who(*, event: Event) -> str:
     if not entrants:
         return "Nobody is registered yet."
     if here == 0:
-        return (
-            f"Nobody has checked in: all {len(entrants)} registered player{'s' if len(entrants) != 1 else ''} "
-            "will be paired. Check in who is here to pair only them."
-        )
+        everyone = f"{len(entrants)} registered player{'s' if len(entrants) != 1 else ''}"
+        return f"Nobody has checked in: all {everyone} will be paired. Check in those here to pair only them."
     return f"{here} of {len(entrants)} checked in: only they will be paired."
 
 

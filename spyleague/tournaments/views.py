@@ -44,7 +44,19 @@ def event_index(request: HttpRequest) -> HttpResponse:
     status = request.GET.get("status")
     if status in Event.Status.values:
         events = events.filter(status=status)
-    return render(request, "tournaments/list.html", {"events": events[:100], "status": status})
+    # Where a new event can be made from here: each club the viewer organises.
+    organised = (
+        Club.objects.filter(
+            memberships__player__user=request.user, memberships__role=Role.ORGANISER
+        ).order_by("name")
+        if request.user.is_authenticated
+        else Club.objects.none()
+    )
+    return render(
+        request,
+        "tournaments/list.html",
+        {"events": events[:100], "status": status, "organised": list(organised)},
+    )
 
 
 @login_required

@@ -1,10 +1,11 @@
+import io
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
-from spyleague.clubs.models import Club
+from spyleague.clubs.models import Club, Membership
 from spyleague.core.models import Job
 from spyleague.tournaments.models import Event
 
@@ -79,3 +80,22 @@ def test_a_done_job_is_not_run_twice() -> None:
     calls: list[int] = []
     run_job(job.pk, lambda r, p: (calls.append(1), ("x", {}))[1])  # type: ignore[func-returns-value]
     assert calls == []
+
+
+@pytest.mark.django_db
+def test_the_demo_command_makes_the_admin_the_readme_promises_and_the_button_does_not(client: Any) -> None:
+    from django.core.management import call_command
+
+    from spyleague.core.demo import DEMO_PASSWORD
+
+    client.post(reverse("demo-load"))  # the button: the demo club, no administrator
+    assert not User.objects.filter(is_staff=True).exists()
+    client.login(username="olivia", password=DEMO_PASSWORD)
+    assert client.get("/admin/").status_code == 302  # an organiser is not the site's staff
+    call_command("demo_data", stdout=io.StringIO())
+    admin = User.objects.get(username="admin")
+    assert admin.is_superuser
+    assert not Membership.objects.filter(player__user=admin).exists()  # in no club
+    client.logout()
+    assert client.login(username="admin", password=DEMO_PASSWORD)
+    assert client.get("/admin/").status_code == 200

@@ -49,7 +49,16 @@ def test_a_game_is_scored_deal_by_deal_to_the_end_value(client: Any, make_user: 
     places = {line.player.name: line.place for line in result.lines.all()}
     assert places == {"Di": 1, "Ben": 2, "Cy": 3, "Ann": 4}  # 15, 30, 35 and 160
     page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
-    assert "Game over after 4 deals" in page and "<strong>Di</strong>" in page
+    assert "Game over after 4 deals" in page and "<strong>Di</strong> wins with the lowest score." in page
+
+
+def test_shared_winners_are_named_in_a_sentence(client: Any, make_user: Any) -> None:
+    pad = open_pad(client, make_user(username="tabby"), ["Ann", "Ben", "Cy", "Di"], end_value=40)
+    assert deal(client, pad, 30, 10, 10, 10).status_code == 302
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert deal(client, pad, 20, 10, 10, 20).status_code == 302  # Ann 50: Ben and Cy tie on 20
+    page = client.get(reverse("scores:pad", args=[pad.pk])).content.decode()
+    assert "<strong>Ben</strong> and <strong>Cy</strong> win with the lowest score." in page
 
 
 def test_an_impossible_deal_is_explained_and_what_was_typed_stays(client: Any, make_user: Any) -> None:

@@ -599,3 +599,15 @@ def test_the_page_says_why_the_next_round_cannot_be_paired_before_the_button_is_
     assert refused.status_code == 400
     assert "Round 1 still has 2 tables without a confirmed result." in refused.content.decode()
     assert Job.objects.count() == jobs
+
+
+def test_a_new_event_can_be_started_from_the_events_page_by_its_organisers(
+    client: Any, club: Any, organiser: Any, make_user: Any
+) -> None:
+    events_page = reverse("tournaments:list")
+    create = reverse("tournaments:create", args=[club.slug])
+    assert create not in client.get(events_page).content.decode()
+    client.force_login(make_user(username="pat"))
+    assert create not in client.get(events_page).content.decode()  # not an organiser
+    client.force_login(organiser)
+    assert f'href="{create}"' in client.get(events_page).content.decode()

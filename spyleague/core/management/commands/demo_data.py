@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from ...demo import demo_data_load, demo_logins
+from ...demo import DEMO_ADMIN, demo_admin_ensure, demo_data_load, demo_logins
 
 
 class Command(BaseCommand):
@@ -16,3 +16,5 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo logins (password for each: {demo_logins()[0]['password']}):")
         for login in demo_logins():
             self.stdout.write(f"  {login['username']:8} {login['name']} ({login['role']})")
+        demo_admin_ensure()
+        self.stdout.write(f"  {DEMO_ADMIN:8} the site's administrator (Django admin at /admin/; in no club)")
