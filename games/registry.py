@@ -54,7 +54,10 @@ GAMES: dict[str, GameInfo] = {
         GameInfo(
             "spy-vs-spy",
             "Spy vs Spy",
-            range(1, 7),
+            # "unlimited amount of players": any table, as the score sheet and tournaments see it
+            # (pages print the range, so 99 stands for "as many as you like"); an online race
+            # takes fewer (the engine's ``seats``, see its ruling "players").
+            range(1, 100),
             True,
             "games.spy_vs_spy",
             "A real-time race through your own deck; first to zero wins.",

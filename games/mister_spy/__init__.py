@@ -59,7 +59,7 @@ who also sees ``deathtrap``), ``lair_sizes`` (Secret Lairs counted as 1), ``scor
 owner), ``scores``, ``discard`` (face up), ``captive`` (a Spy being taunted), ``window``
 (``taunter``, ``spy``, ``spy_card``, ``taunt``, ``value``, ``stake`` = the doubled value,
 ``waiting`` = seats still to answer), ``stolen`` (the stolen Spy's value only to the thief and
-to the seat it was taken from), ``events`` (the last 20 public events; ``ENGINE.events(state)``
+to the seat it was taken from, ruling 16), ``events`` (the last 20 public events; ``ENGINE.events(state)``
 gives them all), ``over`` and ``end``. Events never name a hidden card.
 
 Rulings
@@ -109,6 +109,12 @@ Where the rule text is silent or open, the engine rules as follows (each is test
 14. **Dealing** is one card at a time from the dealer's left; the dealer then draws and plays.
 15. **Spies are never played as Secret Lairs** (only Lair cards and taunts are named), and
     you never steal from your own Lair (so you cannot play Spies into your own Deathtraps).
+16. **Who sees a stolen Spy.** A Spy moves from one hidden place to another: only those who
+    handle it see it. A Spy taken from the top of the deck is seen by the thief alone; one taken
+    from a hand by the thief and the robbed seat. Every other seat and every spectator sees only
+    its back (``stolen.card`` is ``null``) until it is played. So for every card that moves out
+    of sight (a draw, a Secret Lair): the table sees where it went and its back, never its face,
+    and a spectator never sees more than a seat that is not involved.
 """
 
 from .engine import ENGINE, MisterSpy, MisterSpyState

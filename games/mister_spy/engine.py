@@ -747,7 +747,7 @@ class MisterSpy:
             stolen = {
                 "seat": state.turn,
                 "from": "deck" if source is None else source,
-                "card": state.stolen.card if seat in (state.turn, source) else None,
+                "card": state.stolen.card if seat is not None and seat in (state.turn, source) else None,
             }
         out: dict[str, Any] = {
             "game": self.slug,

@@ -13,9 +13,10 @@ Powers and seats
 Five powers in the fixed turn order Germany (G), Italy (I), Russia (R), France (F), Britain (B).
 Seats are players: 5 seats play one power each; 4 seats: seat 0 plays Germany and Italy;
 3 seats: seat 0 Germany and Italy, seat 2 France and Britain; 2 seats: seat 0 Germany and Italy,
-seat 1 France and Britain, and Russia alternates by year (ruling 20). Powers never share chits,
-money or secrets. ``ENGINE.acting_power(state)`` (and ``view["acting"]``) says for which power the
-seat in ``to_act`` acts.
+seat 1 France and Britain, and Russia alternates by year (ruling 20). A player's powers never act
+against each other nor pass chits, money or secrets between them (ruling 21).
+``ENGINE.acting_power(state)`` (and ``view["acting"]``) says for which power the seat in ``to_act``
+acts.
 
 Options (``ENGINE.options``): ``turn_minutes`` (0..60, default 0: no limit; the rules suggest 5)
 and ``offers_per_turn`` (0..10, default 3).
@@ -41,7 +42,8 @@ A turn (the power whose turn it is):
 - event step: ``{"type": "play_event", "tile": t}`` (a tile marked with the current year) or
   ``{"type": "discard_event", "tile": t}`` (any tile, face down).
 - police step: ``{"type": "police", "city": c}`` re-places the next police piece
-  (``view["step"]["police_next"]``); ``{"type": "police_done"}`` leaves the rest where they are.
+  (``view["step"]["police_next"]``) in a city of the home country; ``{"type": "police_done"}``
+  leaves the rest where they are.
 - search step: ``{"type": "search", "spy": id}``, ``{"type": "searches_done"}`` (skipped when no
   enemy spy shares a city with the power's police).
 - movement step: ``{"type": "move", "spy": id, "to": node}`` (one space: a city or a sea zone),
@@ -52,8 +54,9 @@ A turn (the power whose turn it is):
 - diplomacy, in any of those steps: ``{"type": "offer", "to": code}`` opens an offer; then
   ``{"type": "offer_add", "item": "give_chit" | "ask_chit", "chit": kind}``,
   ``{"type": "offer_add", "item": "give_money" | "ask_money", "amount": 1 | 5}``,
-  ``{"type": "offer_add", "item": "grant" | "ask", "concession": code}``, ``{"type": "offer_send"}``,
-  ``{"type": "offer_cancel"}``.
+  ``{"type": "offer_add", "item": "grant" | "ask", "concession": code}``,
+  ``{"type": "offer_add", "item": "give_secret" | "ask_secret", "secret": sid}``,
+  ``{"type": "offer_send"}``, ``{"type": "offer_cancel"}``.
 
 Windows (one seat answers, outside the turn order; ``ENGINE.reaction_window(state)`` is true):
 
@@ -97,8 +100,9 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
    table ids in the order they reach the map; secrets are ``S1`` .. ``S40`` in shuffled order.
    Captured and sanctioned spies, cashed or counted secrets and removed counterspies lie face up.
    A secret's place of origin (which power placed it, or a SECRET city) is public.
-4. **Re-arranging police** re-places the pieces one at a time in table order (each in a police
-   city of the home country holding fewer than 2 pieces already re-placed this step);
+4. **Re-arranging police** is "among your home country cities": any city of the home country, not
+   only those coded for police (set-up alone uses those). The pieces are re-placed one at a time
+   in table order (each in a city holding fewer than 2 pieces already re-placed this step);
    ``police_done`` leaves the rest where they are and is legal only if no city then holds more
    than 2. Every arrangement can be reached and the step always ends.
 5. **Control.** Police control their power's uncontrolled original secrets in their city
@@ -150,10 +154,17 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
     over the limit answer in turn order from the power whose turn it is.
 18. **Diplomacy:** only the power whose turn it is makes offers, in its event, police, search or
     movement step (not while a spy is at sea), at most ``offers_per_turn`` a turn, to a power of
-    another player. An offer gives and asks chits (by kind), money (1 or 5 at a time) and
-    concessions (promises the engine records but does not enforce); never Event Tiles or secrets.
-    The other side accepts (only if it holds what is asked) or declines. The terms are seen by the
-    two sides; the table sees the money and the number of chits change hands.
+    another player. An offer gives and asks chits (by kind), money (1 or 5 at a time), concessions
+    (promises the engine records but does not enforce) and secrets; never Event Tiles. A secret
+    changes hands on the map: a secret one side controls (by a spy or a police piece) passes to a
+    spy of the other side in the same city that controls nothing (the first in table order; one
+    such spy for each secret traded there). It travels face down: the receiver sees its face only
+    once it has it, and a counterspy so received is turned face up and removed with no effect (it
+    is a trap for a discovering spy, not a secret to hold or cash in). Any secret the other side
+    controls where you have a free spy may be asked for, so asking shows nothing. The other side
+    accepts (only if it holds what is asked) or declines. The terms are seen by the two sides; the
+    table sees the money and the number of chits change hands, and which spies take which
+    secrets.
 19. **The end:** after Britain's 1939 turn each power's original secrets (not counterspies) in its
     territory and not controlled by another power go to its record under 1939. Foreign secrets not
     cashed in score nothing.
@@ -161,13 +172,25 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
     record; ties go to the richer power. A seat running two powers is ranked by its better power
     (points, then money); ``outcome().detail`` lists every power. In the two-player game Russia is
     played by seat 0 in 1933, 1935, 1937 and 1939 and by seat 1 in the other years; it is scored
-    but belongs to neither seat, and both players see its hidden information.
-21. **Two powers, one player:** they remain two powers and may search, sanction and discover each
-    other (nothing forces them to); they may not trade.
+    but belongs to neither seat. Russia's own things (its pieces' strengths, chits, tiles, reserve
+    and original secrets) are open to both players, who take turns handling them. What is learned
+    is learned by a player, not by the cardboard power: a secret's face seen, the strengths of a
+    comparison, while running Russia, stay with the player who ran it that year, and the other
+    player does not see them, not even when Russia passes to it (so the player running Russia may
+    hold, and cash in, a secret whose face only the other player has seen).
+21. **Two powers, one player** ("you cannot exchange Action chits, money, or secrets between
+    them"): a player's powers never act against each other nor pass value between them. No
+    search (in the search step or on arrival) of a spy of the player's other power, no Sanction of
+    it, no Discovery of a secret the other power controls or that began the game in its territory,
+    no Escape from its record, no cash-in of its original secret, no offer to it. In the
+    two-player game Russia counts, in the years a player runs it, as one of that player's powers.
 22. **Time limit:** with ``turn_minutes`` set, ``turn_clock(state)`` returns ``{"key", "seconds"}``;
     when the key's time runs out the site calls ``timeout_action`` for the seat in ``to_act`` until
     the key changes: it discards the first Event Tile, keeps the police, ends the searches, lands a
-    spy at sea and ends the turn (at set-up: places the next secret and police, ends the spies).
+    spy at sea and ends the turn. A set-up that times out is completed at random within the rules:
+    each secret in a random city of the territory; police drawn at random (not strongest first, so
+    the table ids say nothing) in random police cities with room; spies drawn at random into
+    random cities of the map, up to the Starting Set-Up number. The chance is seeded by the game.
 """
 
 from .engine import ENGINE, Spies, SpiesState

@@ -4,8 +4,10 @@ The data lives in ``games/spies/data/map.json`` (countries, cities, rail and air
 and ``games/spies/data/counters.json`` (the starting set-up per power, the 40 secrets, the Action
 chits, the 50 Event Tiles, the Time and Victory Record). Their format is described by the JSON
 schemas in ``data/schema/``; ``load_board`` checks all of it, and more (references resolve, the
-map is connected, there are as many SECRET cities as secrets left over after the draw, ...), and
-raises ``BoardError`` listing every problem with the file, the item and the field it concerns.
+map is connected, every country has one capital, there are as many SECRET cities as secrets left
+over after the draw, a tile coded for a power lists a city outside that power's territory, where
+its own spies can earn the award, ...), and raises ``BoardError`` listing every problem with the
+file, the item and the field it concerns.
 
 A club that owns the real components can replace the two files without touching code.
 """
@@ -461,6 +463,17 @@ def _check_map(raw: Any, check: _Checker) -> dict[str, Any] | None:
             bool(flags["secret"]),
         )
 
+    capitals: dict[str, list[str]] = {cid: [] for cid in countries}
+    for city in cities.values():
+        if city.capital:
+            capitals[city.country].append(city.id)
+    for cid, found in capitals.items():
+        if len(found) != 1:
+            check.add(
+                f"map.json: countries {cid!r} must have one city marked 'capital', not "
+                f"{len(found)}{': ' + ', '.join(found) if found else ''}."
+            )
+
     links: dict[str, list[tuple[str, str]]] = {}
     for key in ("rail", "air"):
         seen: set[frozenset[str]] = set()
@@ -851,8 +864,19 @@ def _check_counters(raw: Any, world: dict[str, Any], check: _Checker) -> dict[st
         for city in tile_cities or []:
             if city not in cities:
                 check.add(f"{w}: field 'cities' names no city: {_show(city)}.")
+        for city in sorted({c for c in tile_cities or [] if isinstance(c, str) and tile_cities.count(c) > 1}):
+            check.add(f"{w}: field 'cities' lists {city!r} twice.")
         if tile_cities is not None and not tile_cities:
             check.add(f"{w}: field 'cities' is empty.")
+        if (
+            power is not None
+            and tile_cities
+            and all(city in cities and countries[cities[city].country].power == power for city in tile_cities)
+        ):
+            check.add(
+                f"{w}: field 'cities' lists only cities of {POWER_CODES[power]}'s own territory, where its "
+                "spies earn nothing: a tile coded for a power must list a city outside its territory."
+            )
         if eid is not None and eid in events:
             check.add(f"{w}: id {eid!r} is used twice.")
         if None in (eid, title, tile_years, tile_cities, award_chits, award_money) or code == "missing":

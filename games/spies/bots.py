@@ -5,7 +5,7 @@
   discover (avoiding enemy police on the way), carries foreign secrets home and cashes them in,
   searches every enemy spy it may, plays Papers or Escape when a search could hurt, covers its
   spies and secrets, plays the Event Tile that pays its own spies best, never offers deals and
-  accepts only deals that give at least as much as they take.
+  accepts only deals that give at least as much as they take (secrets included).
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ CODES: Final = {code: i for i, code in enumerate(POWER_CODES)}
 #: How much the bot values a chit it would keep (it returns the cheapest kind first).
 KEEP: Final = {"discovery": 6, "papers": 5, "escape": 4, "cover": 3, "sanction": 2, "recruit": 1}
 POLICE_RISK: Final = 4  # extra cost of a path through a city with enemy police
+#: What a secret in a deal is worth to the bot: one it would get (unseen, maybe a counterspy), and
+#: one it would give away (20 pounds and its victory points to the other side).
+SECRET_GOT: Final = 10
+SECRET_GIVEN: Final = 30
 
 
 def _me(view: dict[str, Any]) -> int:
@@ -115,7 +119,9 @@ class HeuristicBot:
             offer = view["offer"]
             if "accept" in kinds and offer is not None and "give" in offer:
                 gain = offer["give"]["money"] + sum(KEEP[c] for c in offer["give"]["chits"])
+                gain += SECRET_GOT * len(offer["give"]["secrets"])
                 loss = offer["ask"]["money"] + sum(KEEP[c] for c in offer["ask"]["chits"])
+                loss += SECRET_GIVEN * len(offer["ask"]["secrets"])
                 if gain >= loss and gain > 0:
                     return kinds["accept"]
             return {"type": "decline"}

@@ -34,6 +34,8 @@ SEA: Final = frozenset(BOARD.sea_zones)
 CHIT_COST: Final = {kind: spec.cost for kind, spec in BOARD.chits.items()}
 MAX_CHITS: Final = BOARD.chits_in_hand
 MAX_SPACES: Final = BOARD.move_spaces
+#: Each power's home country cities in name order: where its police are re-arranged (ruling 4).
+HOME_CITIES: Final = tuple(tuple(sorted(cities)) for cities in BOARD.home_cities)
 
 # Phases. Set-up, one power at a time in turn order:
 SETUP_SECRETS: Final = "setup_secrets"
@@ -165,11 +167,20 @@ class Offer:
     ask_money: int = 0
     grant: tuple[str, ...] = ()
     ask: tuple[str, ...] = ()
+    give_secrets: tuple[str, ...] = ()  # secrets the source controls, for the target's spies
+    ask_secrets: tuple[str, ...] = ()  # secrets the target controls, for the source's spies
 
     @property
     def empty(self) -> bool:
         return not (
-            self.give_chits or self.give_money or self.ask_chits or self.ask_money or self.grant or self.ask
+            self.give_chits
+            or self.give_money
+            or self.ask_chits
+            or self.ask_money
+            or self.grant
+            or self.ask
+            or self.give_secrets
+            or self.ask_secrets
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -180,8 +191,14 @@ class Offer:
                 "chits": list(self.give_chits),
                 "money": self.give_money,
                 "concessions": list(self.grant),
+                "secrets": list(self.give_secrets),
             },
-            "ask": {"chits": list(self.ask_chits), "money": self.ask_money, "concessions": list(self.ask)},
+            "ask": {
+                "chits": list(self.ask_chits),
+                "money": self.ask_money,
+                "concessions": list(self.ask),
+                "secrets": list(self.ask_secrets),
+            },
         }
 
 
@@ -258,13 +275,49 @@ def seat_powers(state: SpiesState, seat: int) -> tuple[int, ...]:
 
 
 def seen_powers(state: SpiesState, seat: int | None) -> frozenset[int]:
-    """The powers whose hidden information ``seat`` sees (ruling 21: both players see Russia)."""
+    """The powers whose own hidden things (pieces, chits, tiles, reserves, original secrets)
+    ``seat`` sees: the powers it runs, and in the two-player game Russia too (ruling 20)."""
     if seat is None:
         return _NOBODY
-    own = {p for p in range(POWERS) if _SEATS_OF[state.seats][p] == seat}
-    if state.seats == 2:
-        own.add(2)
+    own = {p for p in range(POWERS) if _SEATS_OF[state.seats][p] in (seat, -1)}
     return frozenset(own)
+
+
+def knower(state: SpiesState, power: int) -> int:
+    """Under which key what ``power`` learns now is kept (ruling 20).
+
+    A power's own index, except for a power that changes hands (Russia in the two-player game):
+    what it learns is learned by the player running it now, kept under ``POWERS + seat``, and
+    stays with that player when the power changes hands.
+    """
+    if _SEATS_OF[state.seats][power] < 0:
+        return POWERS + seat_of(state, power)
+    return power
+
+
+def knowers(state: SpiesState, seat: int | None) -> frozenset[int]:
+    """The keys of everything ``seat`` knows: its powers' own things and what it has learned."""
+    if seat is None:
+        return _NOBODY
+    seen = seen_powers(state, seat)
+    if any(s < 0 for s in _SEATS_OF[state.seats]):
+        return seen | {POWERS + seat}
+    return seen
+
+
+def rivals(state: SpiesState, power: int, other: int) -> bool:
+    """True when ``other`` is run by another player than ``power`` now (ruling 21)."""
+    return seat_of(state, power) != seat_of(state, other)
+
+
+def _learn(known: frozenset[int], key: int) -> frozenset[int]:
+    """``known`` once ``key`` has seen the face too (a face-up piece or secret stays face up)."""
+    return known if known == _EVERYONE else known | {key}
+
+
+def _key_power(key: int) -> int:
+    """The power a knowledge key stands for (a player's Russian knowledge stands for Russia)."""
+    return key if key < POWERS else _SEATS_OF[2].index(-1)
 
 
 def _log(state: SpiesState, event: dict[str, Any], to: Iterable[int] | None = None) -> LogEntry:
@@ -280,7 +333,7 @@ def _events(
         if seen is None or log.to is None or log.to & seen:
             entry = dict(log.event)
             if log.to is not None:
-                entry["private"] = [POWER_CODES[p] for p in sorted(log.to)]
+                entry["private"] = [POWER_CODES[p] for p in sorted({_key_power(k) for k in log.to})]
             out.append(entry)
         log = log.previous
     out.reverse()
@@ -505,11 +558,14 @@ class Spies:
 
         Windows: ``decline`` (a surplus chit: the first one). A turn: the action that finishes the
         current step (discard the first Event Tile, keep the police, end the searches, end the
-        turn, land a spy at sea); called again until the turn is over.
+        turn, land a spy at sea); called again until the turn is over. Set-up: a placement at
+        random within the rules (ruling 22), called again until the power has set up.
         """
         if seat not in self.to_act(state):
             return None
         legal = self.legal(state, seat)
+        if state.window is None and state.phase in SETUP_PHASES:
+            return self._random_placement(state, legal)
         by_type: dict[str, Action] = {}
         for action in legal:
             by_type.setdefault(action["type"], action)
@@ -521,9 +577,6 @@ class Spies:
             "police_done",
             "searches_done",
             "end_turn",
-            "place_secret",
-            "place_police",
-            "spies_done",
         ):
             if kind in by_type:
                 return by_type[kind]
@@ -532,6 +585,26 @@ class Spies:
         # A spy at sea: land it (its zone always has a port within reach).
         landing = [a for a in legal if a["type"] == "move" and a["to"] not in SEA]
         return landing[0] if landing else legal[0]
+
+    def _random_placement(self, state: SpiesState, legal: list[Action]) -> Action:
+        """A timed-out set-up's next placement (ruling 22): the next secret in a random city of the
+        territory; a police piece drawn at random from those left, in a random police city with
+        room; a spy drawn at random from those left, in a random city, until the Starting Set-Up
+        number is on the map. Chance is seeded by the game and the pieces placed so far."""
+        p = state.power
+        placed = sum(1 for s in state.secrets if s.status != HAND)
+        rng = chance(state.seed, "timeout", POWER_CODES[p], placed, len(state.police), len(state.spies))
+        if state.phase == SETUP_POLICE:
+            strength = rng.choice(state.police_reserve[p])
+            legal = [a for a in legal if a["strength"] == strength]
+        elif state.phase == SETUP_SPIES:
+            strength, value = rng.choice(state.spy_reserve[p])
+            legal = [
+                a
+                for a in legal
+                if a["type"] == "place_spy" and (a["strength"], a["value"]) == (strength, value)
+            ]
+        return legal[rng.randrange(len(legal))]
 
     def turn_clock(self, state: SpiesState) -> dict[str, Any] | None:
         """The per-turn time limit (option ``turn_minutes``) for the site to enforce.
@@ -621,8 +694,10 @@ class Spies:
         if window.kind == OFFER:
             offer = state.offer
             assert offer is not None
-            able = state.money[owner] >= offer.ask_money and not (
-                Counter(offer.ask_chits) - Counter(state.hands[owner])
+            able = (
+                state.money[owner] >= offer.ask_money
+                and not (Counter(offer.ask_chits) - Counter(state.hands[owner]))
+                and self._trade_plan(state, offer) is not None
             )
             return [{"type": "accept"}, {"type": "decline"}] if able else [{"type": "decline"}]
         assert window.kind == SURPLUS
@@ -639,9 +714,7 @@ class Spies:
         if nxt < len(mine):
             placed = Counter(piece.where for piece in mine[:nxt])
             acts.extend(
-                {"type": "police", "city": c}
-                for c in BOARD.police_cities[p]
-                if placed[c] < BOARD.police_per_city
+                {"type": "police", "city": c} for c in HOME_CITIES[p] if placed[c] < BOARD.police_per_city
             )
         if max(Counter(piece.where for piece in mine).values(), default=0) <= BOARD.police_per_city:
             acts.append({"type": "police_done"})
@@ -654,7 +727,7 @@ class Spies:
             spy.id
             for spy in state.spies
             if spy.status == ON_MAP
-            and spy.power != p
+            and rivals(state, p, spy.power)
             and spy.where in cities
             and spy.id not in state.turn.searched
         ]
@@ -711,7 +784,7 @@ class Spies:
             carried = controls.get(spy.id)
             here = [s for s in state.secrets if s.status == ON_MAP and s.where == city]
             if carried is not None:
-                if city == capital and carried.origin != p:
+                if city == capital and carried.origin != p and not self._partner(state, p, carried.origin):
                     acts.append({"type": "cash", "spy": spy.id})
                 for other in mine:
                     if other.id != spy.id and other.where == city and other.id not in controls:
@@ -725,22 +798,33 @@ class Spies:
                     owner = _controller_power(state, secret)
                     if owner == p:
                         continue
+                    if self._partner(state, p, owner) or self._partner(state, p, secret.origin):
+                        continue  # never a secret of the player's other country (ruling 21)
                     if secret.origin == p and city in territory and owner is None:
                         acts.append({"type": "guard", "spy": spy.id, "secret": secret.id})
                     elif discovery:
                         acts.append({"type": "discover", "spy": spy.id, "secret": secret.id})
             if sanction:
                 for enemy in state.spies:
-                    if enemy.power != p and enemy.status == ON_MAP and enemy.where == city:
+                    if enemy.status == ON_MAP and enemy.where == city and rivals(state, p, enemy.power):
                         acts.append({"type": "sanction", "spy": spy.id, "target": enemy.id})
         if self._can_play(state, p, "recruit"):
             for strength, value in sorted(set(state.spy_reserve[p]), reverse=True):
                 acts.append({"type": "recruit", "strength": strength, "value": value})
         if self._can_play(state, p, "escape"):
             for spy in state.spies:
-                if spy.power == p and spy.status in (CAPTURED, BOX):
+                if (
+                    spy.power == p
+                    and spy.status in (CAPTURED, BOX)
+                    and not self._partner(state, p, spy.captor)
+                ):
                     acts.append({"type": "escape", "spy": spy.id})
         return acts
+
+    @staticmethod
+    def _partner(state: SpiesState, power: int, other: int | None) -> bool:
+        """True when ``other`` is another power of the player running ``power`` now (ruling 21)."""
+        return other is not None and other != power and not rivals(state, power, other)
 
     def _offer_openers(self, state: SpiesState) -> list[Action]:
         if state.turn.offers >= state.offers_per_turn:
@@ -774,10 +858,67 @@ class Spies:
         acts.extend(
             {"type": "offer_add", "item": "ask", "concession": c} for c in CONCESSIONS if c not in offer.ask
         )
+        for item, owner, receiver, listed in (
+            ("give_secret", p, q, offer.give_secrets),
+            ("ask_secret", q, p, offer.ask_secrets),
+        ):
+            acts.extend(
+                {"type": "offer_add", "item": item, "secret": secret.id}
+                for secret in self._tradable(state, owner, receiver, listed)
+            )
         if not offer.empty:
             acts.append({"type": "offer_send"})
         acts.append({"type": "offer_cancel"})
         return acts
+
+    @staticmethod
+    def _free_spies(state: SpiesState, power: int, city: str) -> list[str]:
+        """``power``'s spies in ``city`` that control no secret, in table order."""
+        busy = {s.controller for s in state.secrets if s.controller is not None}
+        return [
+            spy.id
+            for spy in state.spies
+            if spy.power == power and spy.status == ON_MAP and spy.where == city and spy.id not in busy
+        ]
+
+    def _tradable(
+        self, state: SpiesState, owner: int, receiver: int, listed: tuple[str, ...]
+    ) -> list[Secret]:
+        """Secrets ``owner`` controls in a city where a spy of ``receiver`` could take each of them
+        over (one free spy a secret), not yet in the offer (ruling 18)."""
+        taken = Counter(state.secrets[_secret_index(state, sid)].where for sid in listed)
+        out = []
+        for secret in state.secrets:
+            if secret.id in listed or secret.status != ON_MAP or secret.where in SEA:
+                continue
+            if _controller_power(state, secret) != owner or secret.where is None:
+                continue
+            if len(self._free_spies(state, receiver, secret.where)) > taken[secret.where]:
+                out.append(secret)
+        return out
+
+    def _trade_plan(self, state: SpiesState, offer: Offer) -> list[tuple[str, str]] | None:
+        """Which spy takes over each traded secret (the receiver's free spies in table order), or
+        None when the offer's secrets cannot all change hands."""
+        plan: list[tuple[str, str]] = []
+        for owner, receiver, listed in (
+            (offer.source, offer.target, offer.give_secrets),
+            (offer.target, offer.source, offer.ask_secrets),
+        ):
+            free: dict[str, list[str]] = {}
+            for sid in listed:
+                secret = state.secrets[_secret_index(state, sid)]
+                if (
+                    secret.status != ON_MAP
+                    or secret.where is None
+                    or _controller_power(state, secret) != owner
+                ):
+                    return None
+                spies = free.setdefault(secret.where, self._free_spies(state, receiver, secret.where))
+                if not spies:
+                    return None
+                plan.append((sid, spies.pop(0)))
+        return plan
 
     # ----------------------------------------------------------------- apply
 
@@ -1155,11 +1296,12 @@ class Spies:
         strength = sum(piece.strength for piece in police)
         captured = strength > spy.strength
         # Both sides see both strengths (a private comparison).
-        spies = _set(state.spies, _index(state.spies, spy.id), replace(spy, known=spy.known | {searcher}))
+        seeker, hider = knower(state, searcher), knower(state, owner)
+        spies = _set(state.spies, _index(state.spies, spy.id), replace(spy, known=_learn(spy.known, seeker)))
         police_row = state.police
         for piece in police:
             j = _index(police_row, piece.id)
-            police_row = _set(police_row, j, replace(piece, known=piece.known | {owner}))
+            police_row = _set(police_row, j, replace(piece, known=_learn(piece.known, hider)))
         state = replace(state, spies=spies, police=police_row)
         state = replace(
             state,
@@ -1184,7 +1326,7 @@ class Spies:
                     "spy_strength": spy.strength,
                     "police_strength": strength,
                 },
-                (searcher, owner),
+                (seeker, hider),
             ),
         )
         if captured:
@@ -1262,7 +1404,7 @@ class Spies:
             return state
         # Searching arriving enemy spies: the police of the city may search (ruling 7).
         for q in range(POWERS):
-            if q != spy.power and _police_at(state, q, to):
+            if rivals(state, spy.power, q) and _police_at(state, q, to):
                 return replace(state, window=Window(ARRIVAL, q, q, MOVE, spy=spy_id))
         return state
 
@@ -1314,7 +1456,8 @@ class Spies:
                 )
             captured = strength > spy.strength
             i = _index(state.spies, spy_id)
-            state = replace(state, spies=_set(state.spies, i, replace(spy, known=spy.known | {controller})))
+            guard = knower(state, controller)
+            state = replace(state, spies=_set(state.spies, i, replace(spy, known=_learn(spy.known, guard))))
             state = replace(
                 state,
                 log=_log(
@@ -1339,13 +1482,13 @@ class Spies:
                         "spy_strength": spy.strength,
                         "counterspy_strength": strength,
                     },
-                    (p, controller),
+                    (knower(state, p), guard),
                 ),
             )
             if captured:
                 state = self._capture(state, spy_id, controller, neutral=city in BOARD.neutral)
             return state
-        found = replace(secret, controller=spy_id, known=secret.known | {p})
+        found = replace(secret, controller=spy_id, known=_learn(secret.known, knower(state, p)))
         state = replace(
             state,
             secrets=_set(state.secrets, k, found),
@@ -1355,7 +1498,11 @@ class Spies:
         )
         return replace(
             state,
-            log=_log(state, {"event": "secret_seen", "secret": secret_id, "value": secret.value}, (p,)),
+            log=_log(
+                state,
+                {"event": "secret_seen", "secret": secret_id, "value": secret.value},
+                (knower(state, p),),
+            ),
         )
 
     def _sanction(self, state: SpiesState, spy_id: str, target: str) -> SpiesState:
@@ -1567,8 +1714,12 @@ class Spies:
             offer = replace(offer, ask_money=offer.ask_money + action["amount"])
         elif item == "grant":
             offer = replace(offer, grant=(*offer.grant, action["concession"]))
-        else:
+        elif item == "ask":
             offer = replace(offer, ask=(*offer.ask, action["concession"]))
+        elif item == "give_secret":
+            offer = replace(offer, give_secrets=(*offer.give_secrets, action["secret"]))
+        else:
+            offer = replace(offer, ask_secrets=(*offer.ask_secrets, action["secret"]))
         return replace(state, offer=offer)
 
     def _answer_offer(self, state: SpiesState, accept: bool) -> SpiesState:
@@ -1593,6 +1744,8 @@ class Spies:
         money = list(state.money)
         money[p] += offer.ask_money - offer.give_money
         money[q] += offer.give_money - offer.ask_money
+        plan = self._trade_plan(state, offer)
+        assert plan is not None
         state = replace(
             state,
             hands=tuple(hands),
@@ -1611,10 +1764,47 @@ class Spies:
                         POWER_CODES[p]: len(offer.ask_chits) - len(offer.give_chits),
                         POWER_CODES[q]: len(offer.give_chits) - len(offer.ask_chits),
                     },
+                    "new_control": dict(plan),
                 },
             ),
         )
-        return self._settle(state, offer.resume)
+        for sid, spy_id in plan:
+            state = self._take_over(state, sid, spy_id)
+        return self._settle(self._police_control(state), offer.resume)
+
+    def _take_over(self, state: SpiesState, secret_id: str, spy_id: str) -> SpiesState:
+        """A traded secret passes to ``spy_id``, whose power sees its face; a counterspy is turned
+        face up and removed from play with no effect (ruling 18)."""
+        k = _secret_index(state, secret_id)
+        secret = state.secrets[k]
+        power = _piece(state, spy_id).power
+        if secret.counterspy:
+            removed = replace(secret, status=REMOVED, where=None, controller=None, known=_EVERYONE)
+            return replace(
+                state,
+                secrets=_set(state.secrets, k, removed),
+                log=_log(
+                    state,
+                    {
+                        "event": "counterspy",
+                        "secret": secret_id,
+                        "strength": BOARD.secrets[secret.spec].strength,
+                        "spy": spy_id,
+                        "controller": None,
+                        "result": "no effect",
+                    },
+                ),
+            )
+        taken = replace(secret, controller=spy_id, known=_learn(secret.known, knower(state, power)))
+        state = replace(state, secrets=_set(state.secrets, k, taken))
+        return replace(
+            state,
+            log=_log(
+                state,
+                {"event": "secret_seen", "secret": secret_id, "value": secret.value},
+                (knower(state, power),),
+            ),
+        )
 
     # Reasons -------------------------------------------------------------------
 
@@ -1678,13 +1868,14 @@ class Spies:
         if kind == "place_secret":
             return "Place your next secret in a city of your territory that holds no secret yet."
         if kind == "police":
-            return "Re-place your next police piece in one of your police cities (at most 2 a city)."
+            return "Re-place your next police piece in a city of your home country (at most 2 a city)."
         if kind == "play_event":
             return f"Only an Event Tile you hold that is marked {state.year} can be played now."
         if kind == "offer_add":
             return (
-                "That cannot be added to the offer (you can give only what you hold, "
-                "and ask only what they could hold)."
+                "That cannot be added to the offer (you can give only what you hold, ask only what "
+                "they could hold, and trade a secret only where a spy of the other side that controls "
+                "nothing can take it over)."
             )
         if kind == "offer":
             return "Offers go to a power run by another player."
@@ -1699,10 +1890,11 @@ class Spies:
         if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
             raise ValueError(f"There is no seat {seat!r} at this table.")
         seen = seen_powers(state, seat)
+        know = knowers(state, seat)
         controls = {s.controller: s.id for s in state.secrets if s.controller is not None}
 
         def piece_json(piece: Piece) -> dict[str, Any]:
-            visible = piece.power in seen or bool(piece.known & seen) or piece.known == _EVERYONE
+            visible = piece.power in seen or bool(piece.known & know) or piece.known == _EVERYONE
             return {
                 "id": piece.id,
                 "power": POWER_CODES[piece.power],
@@ -1717,7 +1909,7 @@ class Spies:
             }
 
         def secret_json(secret: Secret) -> dict[str, Any]:
-            visible = bool(secret.known & seen) or secret.known == _EVERYONE
+            visible = bool(secret.known & know) or secret.known == _EVERYONE
             spec = BOARD.secrets[secret.spec]
             return {
                 "id": secret.id,
@@ -1813,7 +2005,7 @@ class Spies:
                 {**self._tile_json(t), "power": POWER_CODES[p], "played_in": y} for t, p, y in state.played
             ],
             "neutral_box": [s.id for s in state.spies if s.status == BOX],
-            "events": _events(state.log, seen, VIEW_EVENTS),
+            "events": _events(state.log, know, VIEW_EVENTS),
             "over": state.phase == OVER,
         }
 
@@ -1880,7 +2072,7 @@ class Spies:
         self, state: SpiesState, seat: int | None = None, everything: bool = False
     ) -> list[dict[str, Any]]:
         """The event log as ``seat`` may read it (``everything``: the whole log, for the record)."""
-        return _events(state.log, None if everything else seen_powers(state, seat))
+        return _events(state.log, None if everything else knowers(state, seat))
 
     def board(self) -> dict[str, Any]:
         """The map and the counters' public data, for drawing the map and the rules pages."""

@@ -1,4 +1,4 @@
-"""Spy vs Spy: a real-time racing card game for 1 to 6 players.
+"""Spy vs Spy: a real-time racing card game for any number of players (online races: 1 to 8).
 
 Rules: shared/rules/spy-vs-spy.md. Protocol and card codes: shared/design/engines.md.
 Cards are ``<rank><suit>``: rank A 2 .. 10 J Q K, suit S H D C; no jokers.
@@ -73,6 +73,22 @@ Rulings
 
 Where the rule text is silent or ambiguous; each has a test named ``test_ruling_<name>``.
 
+players
+    The text is "for unlimited amount of players" ("you can play with as many people as
+    you want"), and nothing in its rules depends on the number: every player races their
+    own deck. So the rules of this package take any number of players from 1:
+    ``start_from_decks`` (a table's own decks) and the score sheet (``check_sheet``) have
+    no upper limit, and the registry lists the game for 1 to 99 players (tables, score
+    sheets and tournaments; pages print a range, so 99 stands for "as many as you like").
+    ``ENGINE.seats``, the online race, is 1 to 8 (``MAX_RACERS``), for what the race page
+    can show well: each other racer is a panel of its own (cards left, piles, the card in
+    hand, the called card), two panels a row on a computer and one on a phone, and a
+    racer watches them while racing. With 8 racers that is 7 panels in four rows on a
+    computer, the racer's own piles and the first row in view together; more push most
+    rivals far below the racer's own cards (about 200 pixels a row, and two screens of
+    rivals on a phone at 10). Every placed card also refreshes every watcher's view of the
+    rivals, so the traffic grows with the square of the racers. A larger table races at
+    the table and keeps its score on the score sheet.
 card_values
     Every card is worth one point: a score is the number of cards in the points
     pile ("your beginning 5 points (cards)", "-20 points (cards)").

@@ -28,6 +28,9 @@ RACE = "race"  # the seats in ``racers`` flip and place their cards
 TAKE = "take"  # everyone has finished; each seat without the bonus picks a pile
 OVER = "over"
 
+#: The most racers in one online race (the ruling ``players``; the rules themselves set no limit).
+MAX_RACERS = 8
+
 BOT_CARDS_PER_MINUTE = 90  # 1.5 cards a second: a brisk but beatable racer
 BOT_SPEEDS = range(6, 601)  # from one card in ten seconds to ten cards a second
 
@@ -322,13 +325,18 @@ def _score_race(state: SpyVsSpyState) -> SpyVsSpyState:
 class SpyVsSpy:
     slug = "spy-vs-spy"
     title = "Spy vs Spy"
-    seats = range(1, 7)
+    seats = range(1, MAX_RACERS + 1)  # online; start_from_decks and the score sheet take any number
     options: Mapping[str, Any] = OPTIONS
     real_time = True  # every racer acts at once, as fast as it can: the web layer paces bots
 
     def start(self, seats: int, seed: int, options: Mapping[str, Any]) -> SpyVsSpyState:
+        if isinstance(seats, bool) or not isinstance(seats, int) or seats < 1:
+            raise InvalidOptions(f"Spy vs Spy needs at least 1 player, not {seats!r}.")
         if seats not in self.seats:
-            raise InvalidOptions(f"Spy vs Spy is for 1 to 6 players, not {seats}.")
+            raise InvalidOptions(
+                f"An online race of Spy vs Spy takes 1 to {MAX_RACERS} racers, not {seats}; a larger table "
+                "races at the table and keeps its score on a score sheet, which takes any number."
+            )
         opts = validate_options(options, OPTIONS)
         half = bool(opts["half_decks"])
         if half and seats != 2:

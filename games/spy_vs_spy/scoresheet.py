@@ -97,8 +97,8 @@ def check_sheet(sheet: ScoreSheet) -> SheetResult:
     def problem(race: int | None, player: int | None, message: str) -> None:
         problems.append(Problem(race, player, message))
 
-    if not 1 <= n <= 6:
-        problem(None, None, f"Spy vs Spy is for 1 to 6 players; this sheet has {n}.")
+    if n < 1:  # the rules set no upper limit (the package's ruling "players")
+        problem(None, None, f"Spy vs Spy needs at least 1 player; this sheet has {n}.")
         return SheetResult(tuple(problems), 0, ())
     if sheet.half_decks and n != 2:
         problem(None, None, "Half decks are only for a 2 player game; every player here uses a full deck.")

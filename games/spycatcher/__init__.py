@@ -57,11 +57,13 @@ View
 per seat), ``permissions`` (per seat, face up), ``location_packs`` (cards left per suit), ``roll``
 (this turn's die), ``moving`` (where the move may end, while the player chooses), ``must_move``,
 ``missed_turns``, ``window`` (``seeker``, ``circle``, ``square``, ``face_down`` = how many cards
-were laid, ``waiting``, ``cards`` = the face-down cards, only to the seeker, ``answer`` = a
-challenger's own answer, only to that challenger), ``instruction`` (a give or replace waiting for
-the player's choice), ``events`` (the last 20 public events), ``over``, ``end`` and ``winner``.
-Nothing in it shows another hand, the order of any pack, the face-down cards before they are
-turned over, or another player's answer before the window closes.
+were laid, ``waiting``, ``cards`` = the face-down cards, only to the seeker, ``challenges`` = the
+challenges played so far, face up, to everyone: ``seat``, ``cards`` and ``total``, in the order
+they came, ``answer`` = a challenger's own answer, ``"decline"`` or its cards), ``instruction`` (a
+give or replace waiting for the player's choice), ``events`` (the last 20 public events; a
+challenge is the event ``challenge_played`` as it is played), ``over``, ``end`` and ``winner``.
+Nothing in it shows another hand, the order of any pack, or the face-down cards before they are
+turned over.
 
 Outcome: the score is the number of permission cards held at the end, 5 for the winner (four
 permissions and the book published); places follow the scores (ruling 21).
@@ -78,7 +80,8 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
    set-up and of the sequence of play are stated twice, with figures, and agree. Option
    ``hand_size: 5`` plays the other reading (five dealt, six after the draw). "Always" is honoured:
    whenever the rules take cards out of a hand (seeking, challenging, replacing the hand), that
-   player draws as many from the pack at once, so every hand is back to the hand size when a turn ends.
+   player draws as many from the pack at once (a seeker and its challengers when the request is
+   settled, ruling 7), so every hand is back to the hand size when a turn ends.
 2. **The 52 influence cards** are four suits numbered 1 to 12 (48) and four master cards, one per
    suit. A master card has no number: it is never part of a run and adds nothing to a total.
 3. **Master cards are played alone**, to seek permission or to challenge, and only in the circle of
@@ -95,11 +98,14 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
    fails (its cards are discarded all the same).
 6. **The challenge window.** When permission is sought every other player is asked at once,
    whatever they hold, and ``decline`` is always legal. A challenge is one, two or three numbered
-   cards of the circle's suit, or its master card. Answers stay hidden until every player has
-   answered (online, a player who does not answer in time declines). Each challenger's cards are
-   totalled alone (challengers do not pool); a challenger beats the run with a greater total (an
-   equal total does not beat it) or with the master card. If any challenger beats the run, the
-   request is refused.
+   cards of the circle's suit, or its master card, played "face up": the cards leave the
+   challenger's hand at once and every player and spectator sees them (with their total) as soon
+   as they are played, so a player still to answer knows what has been played before deciding.
+   Who has answered shows too; a decline shows only as an answer without cards. The window
+   closes when every player has answered (online, a player who does not answer in time
+   declines). Each challenger's cards are totalled alone (challengers do not pool); a
+   challenger beats the run with a greater total (an equal total does not beat it) or with the
+   master card. If any challenger beats the run, the request is refused.
 7. **Settling a request.** The face-down cards are turned over whatever happens. All cards played
    go to the bottom of the discard pile (the seeker's, then each challenger's from the seeker's
    left); the seeker draws as many new cards as were laid down, then each challenger as many as
@@ -122,12 +128,19 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
     on the centre as soon as its move reaches it, whatever is left of the count (no exact throw is
     needed), and wins at once; so no piece goes past the centre when it can win. Reaching it through
     an instruction's move also wins; no instruction sends a piece straight to the centre.
-12. **Squares reached through an instruction.** Action squares are obeyed, and challenge squares
-    may be used, only when the die brought the piece there. A square reached through "move on",
-    "go to" or a location card's instruction is not acted upon that turn (so instructions never
-    chain); a piece left on a challenge square may stay there on its next turn (ruling 9).
-13. **Roll again** works once a turn: another "roll again" square reached by the extra roll is
-    ignored, so every turn ends.
+12. **Action squares are obeyed at all times.** Wherever a piece stops, by the die, by another
+    action square's "move on" or "go to", or by a location card's instruction, an action square
+    there is obeyed; so a piece that "moves on 3" onto "report to MI5" reports to MI5. Only where
+    a move ends counts (ruling 10). To guard against endless loops (square A sends the piece to
+    B, and B back to A), **an action square is obeyed at most once a turn**: a piece that stops
+    again on a square it has already obeyed this turn stays there, an event says so
+    (``obeyed_already``), and the turn ends. A board has finitely many squares, so every turn
+    ends. Challenge squares are used only when the die brought the piece there: a piece sent
+    onto one by an instruction does not seek permission that turn, but may stay there on its
+    next turn (ruling 9).
+13. **Roll again** works once a turn: the extra roll is a die move like the first, but a
+    second "roll again" square reached in the same turn (a board may have several) does nothing
+    more, so a turn has at most two rolls.
 14. **Replace a permission card**: it goes to the bottom of its pack; nothing happens if the player
     holds none of that kind; with ``"kind": "any"`` the player chooses which.
 15. **Give a permission card**: the giver chooses the card and the player, among players who hold

@@ -181,12 +181,16 @@ class HeuristicBot:
         window = view["window"]
         if window["face_down"] == 1:
             return {"type": "decline"}  # a master card: no challenge can beat it
+        played = window.get("challenges") or []
+        if any(is_master(c["cards"][0]) for c in played):
+            return {"type": "decline"}  # a master card already beats the run: keep the cards
         suit = window["circle"]
         seeker_holds = len(view["permissions"][window["seeker"]])
         threat = 1.0 + 1.5 * seeker_holds
         hand = view["hand"]
         needed = _needed(view)
         seen = set(hand)
+        seen.update(card for c in played for card in c["cards"])  # challenges are face up
         if view["discard"]["top"] is not None:
             seen.add(view["discard"]["top"])
         best: tuple[float, Action] = (0.0, {"type": "decline"})

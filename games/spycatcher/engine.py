@@ -83,13 +83,17 @@ DECLINE: Final[Action] = {"type": "decline"}
 
 @dataclass(frozen=True, slots=True)
 class Window:
-    """Permission sought: the face-down cards and the other players' answers so far (hidden)."""
+    """Permission sought: the face-down cards and the other players' answers so far.
+
+    A challenge is played face up: its cards leave the challenger's hand at once and every
+    player sees them (ruling 6). ``answers`` are in the order they came.
+    """
 
     seeker: int
     suit: str
     cards: tuple[str, ...]  # face down until the window closes
     waiting: frozenset[int]
-    answers: tuple[tuple[int, tuple[str, ...]], ...]  # (seat, cards played; () for a decline)
+    answers: tuple[tuple[int, tuple[str, ...]], ...]  # (seat, cards played face up; () for a decline)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +128,7 @@ class SpycatcherState:
     rolls: int = 0  # dice rolled in the game (labels the chance)
     shuffles: int = 0  # reshuffles of the discard pile (labels the chance)
     rolled_again: bool = False
+    obeyed: frozenset[int] = _NOBODY  # action squares obeyed this turn (ruling 12: once each)
     must_move: frozenset[int] = _NOBODY
     missing: tuple[int, ...] = ()
     moving: Moving | None = None
@@ -449,6 +454,7 @@ class Spycatcher:
             instruction=None,
             roll=None,
             rolled_again=False,
+            obeyed=_NOBODY,
         )
         while True:
             if state.turns >= state.turn_limit * state.seats:
@@ -535,7 +541,8 @@ class Spycatcher:
         return _with(state, phase=MOVE, moving=Moving(ends, full))
 
     def _arrive(self, state: SpycatcherState, seat: int, square: int, full: bool) -> SpycatcherState:
-        """The piece ends its move on ``square``; act upon it if the die brought it there."""
+        """The piece ends its move on ``square`` and acts upon it: an action square always (once
+        a turn each, ruling 12), a challenge square only if the die (``full``) brought it there."""
         board = state.board
         sq = board.squares[square]
         state = _with(
@@ -552,13 +559,16 @@ class Spycatcher:
                 winner=seat,
                 log=_log(state, {"event": "game_over", "end": END_CENTRE, "seat": seat}),
             )
-        if not full:
-            return self._end_turn(state)
-        if sq.kind == CHALLENGE and self._can_seek(state, seat):
-            return _with(state, phase=SEEK)
         if sq.kind == ACTION:
             assert sq.instruction is not None
+            if square in state.obeyed:  # ruling 12: obeyed once a turn, so every turn ends
+                return self._end_turn(
+                    _with(state, log=_log(state, {"event": "obeyed_already", "seat": seat, "square": sq.id}))
+                )
+            state = _with(state, obeyed=state.obeyed | {square})
             return self._obey(state, seat, sq.instruction, sq.id)
+        if full and sq.kind == CHALLENGE and self._can_seek(state, seat):
+            return _with(state, phase=SEEK)
         return self._end_turn(state)
 
     # Instructions --------------------------------------------------------------
@@ -659,6 +669,20 @@ class Spycatcher:
         window = dataclass_replace(
             window, waiting=window.waiting - _ALONE[seat], answers=(*window.answers, (seat, cards))
         )
+        if cards:  # ruling 6: played face up, for everyone to see at once
+            event = {
+                "event": "challenge_played",
+                "seat": seat,
+                "seeker": window.seeker,
+                "circle": window.suit,
+                "cards": list(cards),
+                "total": None if is_master(cards[0]) else total(cards),
+            }
+            state = _with(
+                state,
+                hands=_set(state.hands, seat, _without(state.hands[seat], cards)),
+                log=_log(state, event),
+            )
         if window.waiting:
             return _with(state, window=window)
         return self._settle(state, window)
@@ -688,14 +712,11 @@ class Spycatcher:
             "beaten_by": beaten_by,
             "result": "granted" if granted else "refused",
         }
-        hands = list(state.hands)
         under: list[str] = list(run)
-        for s, cards in played:
-            hands[s] = _without(hands[s], cards)
-            under.extend(cards)
+        for _, cards in played:
+            under.extend(cards)  # already out of the hands, face up since they were played
         state = _with(
             state,
-            hands=tuple(hands),
             discard=(*under, *state.discard),
             window=None,
             log=_log(state, event),
@@ -808,6 +829,11 @@ class Spycatcher:
                 "face_down": len(w.cards),
                 "waiting": sorted(w.waiting),
                 "cards": list(w.cards) if seat == w.seeker else None,
+                "challenges": [
+                    {"seat": s, "cards": list(cards), "total": None if is_master(cards[0]) else total(cards)}
+                    for s, cards in w.answers
+                    if cards
+                ],
                 "answer": None,
             }
             if seat is not None and seat != w.seeker:

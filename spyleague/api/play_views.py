@@ -13,6 +13,8 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from games import engines
+
 from ..play import services
 from ..play.models import Match
 from ..play.selectors import match_picture
@@ -37,7 +39,7 @@ def _call(fn: Any, **kwargs: Any) -> Any:
 
 class MatchInSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
-    seats = serializers.IntegerField(min_value=1, max_value=6)
+    seats = serializers.IntegerField(min_value=1, max_value=max(e.seats.stop - 1 for e in engines()))
     options = serializers.DictField(required=False)
     bots = serializers.DictField(
         child=serializers.CharField(),

@@ -107,6 +107,7 @@ def _terms_words(side: dict[str, Any]) -> str:
     if side.get("money"):
         parts.append(pounds(side["money"]))
     parts += [f"a promise of {_concession(c)}" for c in side.get("concessions") or []]
+    parts += [f"secret {sid}" for sid in side.get("secrets") or []]
     return _list_words(parts)
 
 
@@ -341,6 +342,9 @@ def _action_item(action: dict[str, Any], table: _Table) -> tuple[str, dict[str, 
             item["short"] = _a(chit_name(action["chit"]))
         elif what in ("give_money", "ask_money"):
             item["short"] = f"{pounds(action['amount'])} more"
+        elif what in ("give_secret", "ask_secret"):
+            where = table.secrets.get(action["secret"], {}).get("where")
+            item["short"] = f"{table.secret_words(action['secret'])} in {node_name(where)}"
         else:
             item["short"] = _concession(action["concession"])
         item["item"] = what
@@ -351,6 +355,8 @@ def _action_item(action: dict[str, Any], table: _Table) -> tuple[str, dict[str, 
             "ask_money": "Ask for {}",
             "grant": "Promise {}",
             "ask": "Ask them to promise {}",
+            "give_secret": "Give {}",
+            "ask_secret": "Ask for {}",
         }.get(str(what), "{}").format(item["short"])
         return "offer_build", item
     if kind == "offer_send":
@@ -396,8 +402,12 @@ def spies_actions(p: Any) -> dict[str, Any]:
     ]
     # Offer items: what to give, what to ask.
     build = groups["offer_build"]
-    groups["offer_give"] = [i for i in build if i.get("item") in ("give_chit", "give_money", "grant")]
-    groups["offer_ask"] = [i for i in build if i.get("item") in ("ask_chit", "ask_money", "ask")]
+    groups["offer_give"] = [
+        i for i in build if i.get("item") in ("give_chit", "give_money", "grant", "give_secret")
+    ]
+    groups["offer_ask"] = [
+        i for i in build if i.get("item") in ("ask_chit", "ask_money", "ask", "ask_secret")
+    ]
     groups["offer_finish"] = [i for i in build if i["type"] in ("offer_send", "offer_cancel")]
     # Spies to place: one choice of counter, one of city (the map can pick the city too).
     if place_spy:
@@ -791,6 +801,8 @@ def event_words(event: dict[str, Any], table: _Table) -> str:
                     f"{power_name(code)} {'+' if count > 0 else MINUS}{abs(count)} "
                     f"chit{'s' if abs(count) != 1 else ''}"
                 )
+        for secret_id, spy_id in (event.get("new_control") or {}).items():
+            moves.append(f"secret {secret_id} to {piece_name(spy_id)}")
         done = f": {', '.join(moves)}" if moves else ""
         return f"{power_name(event.get('to'))} accepted {power_name(event.get('from'))}'s offer{done}."
     if kind == "end_turn":

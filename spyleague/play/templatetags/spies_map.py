@@ -42,8 +42,16 @@ SEA_POINTS: Final = (
     (-9.5, 47.0),  # off Brittany
     (-11.0, 38.5),  # off Portugal
     (2.5, 41.0),  # off Catalonia
+    (1.0, 39.6),  # Balearic Sea
+    (3.6, 40.2),  # north of Majorca
     (5.0, 37.8),  # off Algeria
-    (8.5, 42.5),  # Corsica strait
+    (8.2, 43.4),  # Ligurian Sea
+    (7.6, 42.1),  # west of Corsica
+    (10.3, 42.4),  # east of Corsica
+    (9.2, 41.25),  # Strait of Bonifacio
+    (7.6, 39.6),  # west of Sardinia
+    (8.8, 37.9),  # south of Sardinia
+    (10.4, 38.8),  # Sardinia channel
     (12.5, 37.0),  # Sicily channel
     (18.0, 33.5),  # Gulf of Sidra
     (20.0, 38.5),  # Ionian coast
@@ -72,6 +80,7 @@ SEA_POINTS: Final = (
     (-4.0, 49.0),  # Channel, west
     (33.0, 31.8),  # off Sinai
     (34.0, 27.0),  # Gulf of Suez
+    (34.95, 29.25),  # Gulf of Aqaba
     (39.0, 21.5),  # Red Sea, south
 )
 

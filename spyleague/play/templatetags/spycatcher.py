@@ -667,6 +667,19 @@ def sc_event(event: dict[str, Any], p: Any) -> str:
             f"{who()} sought permission in {circle_title(board, str(event.get('circle')))} "
             f"with {laid} card{'s' if laid != 1 else ''} face down."
         )
+    if kind == "challenge_played":
+        cards: list[str] = list(event.get("cards") or [])
+        with_what = (
+            f"the {card_words(cards[0])}"
+            if _has_master(cards)
+            else f"{cards_words(cards)} (total {event.get('total')})"
+        )
+        return f"{who()} challenged {who('seeker')} with {with_what}, face up."
+    if kind == "obeyed_already":
+        return (
+            f"{who()} is back on {square_words(board, str(event.get('square')))}, "
+            "already obeyed this turn: it stays there."
+        )
     if kind in ("challenge", "unchallenged"):
         said = challenge_words(event, seats, board)
         return " ".join([*said["lines"], f"{said['verdict']}."])
@@ -759,18 +772,31 @@ def sc_recent_challenge(p: Any) -> dict[str, Any] | None:
 
 @register.filter
 def sc_window(p: Any) -> dict[str, Any] | None:
-    """The open request for permission, as every seat sees it (the run stays face down)."""
+    """The open request for permission, as every seat sees it: the run stays face down, and
+    each challenge is shown face up as soon as it is played."""
     view: dict[str, Any] = p.view or {}
     window = view.get("window")
     if not window:
         return None
     board = _board_of(view)
     waiting = set(window.get("waiting") or [])
-    others = [
-        {"name": seat_name(p.seats, s.number), "waiting": s.number in waiting, "me": s.number == p.seat}
-        for s in p.seats
-        if s.number != window["seeker"]
-    ]
+    played = {c.get("seat"): c for c in window.get("challenges") or []}
+    others = []
+    for s in p.seats:
+        if s.number == window["seeker"]:
+            continue
+        challenge = played.get(s.number)
+        cards: list[str] = list(challenge.get("cards") or []) if challenge else []
+        others.append(
+            {
+                "name": seat_name(p.seats, s.number),
+                "waiting": s.number in waiting,
+                "me": s.number == p.seat,
+                "cards": [sc_card(c) for c in cards],
+                "total": challenge.get("total") if challenge else None,
+                "master": _has_master(cards),
+            }
+        )
     answer = window.get("answer")
     if answer == "decline":
         answered = "You did not challenge."

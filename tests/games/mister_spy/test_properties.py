@@ -5,18 +5,18 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.mister_spy import ENGINE, MisterSpyState
-from games.mister_spy.cards import DECK, KIND
-from games.mister_spy.engine import OVER, WINDOW, Lair, Spy
+from games.mister_spy.cards import DECK
+from games.mister_spy.engine import OVER, WINDOW
 from tests.games.protocol import apply_keeping_state, check_refusals, check_replay, check_views_hide, unlisted
 
 from .tables import all_cards
+from .twins import twin
 
 MAX_MOVES = 3000  # far more than any game takes (each turn draws a card from 54)
 
@@ -44,95 +44,6 @@ def snapshot(state: MisterSpyState) -> tuple[Any, ...]:
         state.steals,
         state.log,
         json.dumps(ENGINE.events(state)),
-    )
-
-
-def scramble(state: MisterSpyState, seat: int | None, rng: random.Random) -> MisterSpyState:
-    """Move every card that ``seat`` cannot see to another place it cannot tell apart.
-
-    Spies swap with Spies and other cards with other cards (the backs differ); the deck's top
-    card keeps its back; the answers given in an open window are redrawn.
-    """
-    others = [s for s in range(state.seats) if s != seat]
-    hands = [list(h) for h in state.hands]
-    deck = list(state.deck)
-    below = deck[state.top + 1 :]
-    rng.shuffle(below)
-    deck[state.top + 1 :] = below
-    lairs = [list(row) for row in state.lairs]
-
-    slots: list[tuple[str, int, int]] = []  # (where, row, index)
-    for s in others:
-        slots += [("hand", s, i) for i in range(len(hands[s]))]
-        slots += [("lair", s, i) for i, c in enumerate(lairs[s]) if not c.face_up]
-    slots += [("deck", 0, i) for i in range(state.top + 1, len(deck))]
-    if state.top < len(deck):
-        slots.append(("deck", 0, state.top))
-
-    def get(slot: tuple[str, int, int]) -> str:
-        where, row, i = slot
-        if where == "hand":
-            return hands[row][i]
-        if where == "lair":
-            return lairs[row][i].card
-        return deck[i]
-
-    def put(slot: tuple[str, int, int], card: str) -> None:
-        where, row, i = slot
-        if where == "hand":
-            hands[row][i] = card
-        elif where == "lair":
-            lairs[row][i] = Lair(lairs[row][i].id, card, False)
-        else:
-            deck[i] = card
-
-    for spy_back in (True, False):
-        group = [slot for slot in slots if (KIND[get(slot)] == "spy") == spy_back]
-        if spy_back:  # a face-down Lair never holds a Spy, so Spies only move between hands and deck
-            group = [slot for slot in group if slot[0] != "lair"]
-        cards = [get(slot) for slot in group]
-        rng.shuffle(cards)
-        for slot, card in zip(group, cards, strict=True):
-            put(slot, card)
-
-    # face-down taunts on other seats' Spies swap with hidden taunts elsewhere
-    hidden_taunts = [slot for slot in slots if KIND[get(slot)] == "taunt"]
-
-    def swap_taunts(spy: Spy) -> Spy:
-        taunts = list(spy.taunts)
-        for k in range(len(taunts)):
-            if not hidden_taunts:
-                break
-            slot = rng.choice(hidden_taunts)
-            card = get(slot)
-            if card in taunts:
-                continue
-            put(slot, taunts[k])
-            taunts[k] = card
-        return Spy(spy.id, spy.card, tuple(taunts), spy.how)
-
-    piles = [list(row) for row in state.piles]
-    for s in others:
-        piles[s] = [swap_taunts(spy) for spy in piles[s]]
-    captive = state.captive
-    if captive is not None and state.captor != seat:
-        captive = swap_taunts(captive)
-    stolen = state.stolen
-    if stolen is not None and seat not in (state.turn, stolen.source):
-        stolen = replace(stolen, card=rng.choice([c for c in hands[state.turn] if KIND[c] == "spy"]))
-    window = state.window
-    if window is not None:
-        answered = [s for s in range(state.seats) if s != window.taunter and s not in window.waiting]
-        window = replace(window, foilers=frozenset(s for s in answered if rng.random() < 0.5))
-    return replace(
-        state,
-        deck=tuple(deck),
-        hands=tuple(tuple(sorted(h)) for h in hands),
-        lairs=tuple(tuple(row) for row in lairs),
-        piles=tuple(tuple(row) for row in piles),
-        captive=captive,
-        stolen=stolen,
-        window=window,
     )
 
 
@@ -178,7 +89,7 @@ def play_random(seats: int, seed: int, check: bool = True) -> tuple[MisterSpySta
                 assert len(foilers) <= 1
                 assert all({"type": "let_pass"} in ENGINE.legal(state, s) for s in to_act)
             if step % 4 == 0:
-                check_views_hide(ENGINE, state, [None, *range(seats)], scramble, rng)
+                check_views_hide(ENGINE, state, [None, *range(seats)], twin, rng)
         seat = sorted(to_act)[rng.randrange(len(to_act))]
         legal = ENGINE.legal(state, seat)
         assert legal, "a seat to act always has a legal action"

@@ -25,7 +25,7 @@ def capture(card: str, *reveal: str) -> dict[str, object]:
 def test_every_ruling_is_written_in_the_docstring() -> None:
     doc = games.mister_spy.__doc__ or ""
     assert "Rulings" in doc
-    for number in range(1, 16):
+    for number in range(1, 17):
         assert f"\n{number}. **" in doc
 
 
@@ -204,3 +204,20 @@ def test_ruling_15_spies_are_never_secret_lairs_and_you_never_steal_from_your_ow
     with pytest.raises(IllegalAction, match="never a Spy"):
         ENGINE.apply(state, 0, {"type": "play_lair", "card": "spy-2"})
     assert {a["lair"] for a in legal if a["type"] == "steal_lair"} == {"L2"}
+
+
+def test_ruling_16_a_stolen_spy_is_seen_by_the_thief_and_the_robbed_seat_only() -> None:
+    # seed 0, 3 seats: pass, pass, and seat 2 steals the Spy on top of the deck
+    state = ENGINE.start(3, 0, {})
+    state = play(state, (0, {"type": "pass"}), (1, {"type": "pass"}))
+    state = ENGINE.apply(state, 2, {"type": "steal_spy", "from": "deck"})
+    assert state.stolen is not None
+    card = state.stolen.card
+    assert ENGINE.view(state, 2)["stolen"] == {"seat": 2, "from": "deck", "card": card}
+    for viewer in (None, 0, 1):
+        assert ENGINE.view(state, viewer)["stolen"] == {"seat": 2, "from": "deck", "card": None}
+    # from a hand: the thief and the robbed seat see it; a third seat and a spectator do not
+    state = table([[], ["spy-5", "lair-2"], ["lair-3"]])
+    state = ENGINE.apply(state, 0, {"type": "steal_spy", "from": 1})
+    for viewer, seen in ((0, "spy-5"), (1, "spy-5"), (2, None), (None, None)):
+        assert ENGINE.view(state, viewer)["stolen"] == {"seat": 0, "from": 1, "card": seen}

@@ -109,6 +109,39 @@ def test_the_movement_graph_joins_rail_air_and_sea() -> None:
     assert "hamburg" in board.neighbours["north_sea"]  # from sea
 
 
+def test_the_map_has_the_ports_islands_and_capitals_of_the_era() -> None:
+    board = default_board()
+    ports = {"gdynia": "poland", "memel": "lithuania", "durazzo": "albania", "aqaba": "transjordan"}
+    for city, country in ports.items():
+        assert board.cities[city].country == country and board.cities[city].port, city
+    islands = {
+        "cagliari": "italy",
+        "ajaccio": "france",
+        "bastia": "france",
+        "canea": "greece",
+        "palma": "spain",
+    }
+    for city, country in islands.items():
+        assert board.cities[city].country == country and board.cities[city].port, city
+    assert board.countries["spanish_morocco"].kind == "neutral"
+    assert board.cities["tetuan"].capital and board.cities["tetuan"].country == "spanish_morocco"
+    assert board.cities["jeddah"].capital  # Saudi Arabia's diplomatic capital
+    for country in board.countries:
+        capitals = [c.id for c in board.cities.values() if c.country == country and c.capital]
+        assert len(capitals) == 1, (country, capitals)
+    # Albania and Lithuania are reached by sea now; the Memel Ultimatum names Memel
+    assert "adriatic" in board.neighbours["durazzo"] and "baltic" in board.neighbours["memel"]
+    assert "memel" in board.events["X15"].cities
+
+
+def test_every_country_tile_names_a_city_outside_its_powers_territory() -> None:
+    board = default_board()
+    for tile in board.events.values():
+        if tile.power is not None:
+            assert any(city not in board.territory[tile.power] for city in tile.cities), tile.id
+        assert len(set(tile.cities)) == len(tile.cities), tile.id
+
+
 def test_the_counters_give_forty_secrets_and_the_chits_of_the_rules() -> None:
     board = default_board()
     drawn = sum(p.secrets for p in board.powers)
@@ -232,6 +265,31 @@ def test_an_event_tile_with_a_year_off_the_track_is_named() -> None:
     counters_data["events"][0]["years"] = [1932]
     found = problems(map_data, counters_data)
     assert any("events[0] 'G1'" in p and "1932" in p for p in found), found
+
+
+def test_a_country_tile_that_lists_only_its_own_powers_cities_is_refused() -> None:
+    map_data, counters_data = shipped()
+    counters_data["events"][0]["cities"] = ["berlin", "leipzig"]
+    found = problems(map_data, counters_data)
+    assert any("events[0] 'G1'" in p and "only cities of G's own territory" in p for p in found), found
+
+
+def test_a_tile_listing_a_city_twice_is_refused() -> None:
+    map_data, counters_data = shipped()
+    counters_data["events"][1]["cities"] = ["munich", "prague", "munich"]
+    found = problems(map_data, counters_data)
+    assert any("events[1] 'G2'" in p and "'munich' twice" in p for p in found), found
+
+
+def test_a_country_needs_one_capital() -> None:
+    map_data, counters_data = shipped()
+    next(c for c in map_data["cities"] if c["id"] == "jeddah")["capital"] = False
+    next(c for c in map_data["cities"] if c["id"] == "porto")["capital"] = True
+    found = problems(map_data, counters_data)
+    assert any("'saudi_arabia' must have one city marked 'capital', not 0" in p for p in found), found
+    assert any("'portugal' must have one city marked 'capital', not 2: lisbon, porto" in p for p in found), (
+        found
+    )
 
 
 def test_a_capital_outside_the_home_country_is_refused() -> None:

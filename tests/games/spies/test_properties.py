@@ -20,6 +20,7 @@ from games.spies.engine import (
     OVER,
     SEA,
     SURPLUS,
+    knowers,
     seen_powers,
 )
 from tests.games.protocol import (
@@ -84,12 +85,12 @@ def check_invariants(state: SpiesState) -> None:
             assert secret.where is not None
         if secret.where in SEA:
             assert secret.controller is not None
-    # no spy at sea except the one moving; police only in police cities of their home country
+    # no spy at sea except the one moving; police only in their home country
     for spy in state.spies:
         if spy.where in SEA:
             assert state.phase == MOVE and spy.id == state.turn.mover
     for police in state.police:
-        assert police.where in BOARD.police_cities[police.power]
+        assert police.where in BOARD.home_cities[police.power]
     if state.phase not in (OVER,) and state.window is None and state.phase == MOVE:
         pass
 
@@ -97,6 +98,7 @@ def check_invariants(state: SpiesState) -> None:
 def scramble(state: SpiesState, viewer: int | None, rng: random.Random) -> SpiesState:
     """Redeal everything ``viewer`` cannot see among places it cannot tell apart."""
     seen = seen_powers(state, viewer)
+    know = knowers(state, viewer)
     spies = list(state.spies)
     police = list(state.police)
     spy_reserve = [list(r) for r in state.spy_reserve]
@@ -104,14 +106,14 @@ def scramble(state: SpiesState, viewer: int | None, rng: random.Random) -> Spies
     for p in range(5):
         if p in seen:
             continue
-        slots = [i for i, s in enumerate(spies) if s.power == p and not s.known & seen and s.known != PUBLIC]
+        slots = [i for i, s in enumerate(spies) if s.power == p and not s.known & know and s.known != PUBLIC]
         values = [(spies[i].strength, spies[i].value) for i in slots] + spy_reserve[p]
         rng.shuffle(values)
         for i, (strength, value) in zip(slots, values, strict=False):
             spies[i] = replace(spies[i], strength=strength, value=value)
         spy_reserve[p] = sorted(values[len(slots) :], reverse=True)
         pslots = [
-            i for i, s in enumerate(police) if s.power == p and not s.known & seen and s.known != PUBLIC
+            i for i, s in enumerate(police) if s.power == p and not s.known & know and s.known != PUBLIC
         ]
         pvalues = [police[i].strength for i in pslots] + police_reserve[p]
         rng.shuffle(pvalues)
@@ -119,7 +121,7 @@ def scramble(state: SpiesState, viewer: int | None, rng: random.Random) -> Spies
             police[i] = replace(police[i], strength=strength)
         police_reserve[p] = sorted(pvalues[len(pslots) :], reverse=True)
     secrets = list(state.secrets)
-    hidden = [i for i, s in enumerate(secrets) if s.status in (HAND, ON_MAP) and not s.known & seen]
+    hidden = [i for i, s in enumerate(secrets) if s.status in (HAND, ON_MAP) and not s.known & know]
     specs = [secrets[i].spec for i in hidden]
     rng.shuffle(specs)
     for i, spec in zip(hidden, specs, strict=True):

@@ -186,15 +186,18 @@ def test_you_rearrange_your_police_among_your_home_country_cities_no_more_than_t
         police=[("G", 3, "berlin"), ("G", 2, "berlin"), ("G", 1, "hamburg")],
     )
     cities = {a["city"] for a in ENGINE.legal(state, 0) if a["type"] == "police"}
-    assert cities == set(ENGINE_BOARD_POLICE_G)
-    state = act(state, {"type": "police", "city": "munich"}, {"type": "police", "city": "munich"})
-    assert {"type": "police", "city": "munich"} not in ENGINE.legal(state, 0)  # two there already
+    assert cities == set(GERMAN_CITIES)  # every home country city, not only those coded for police
+    state = act(state, {"type": "police", "city": "dresden"}, {"type": "police", "city": "dresden"})
+    assert {"type": "police", "city": "dresden"} not in ENGINE.legal(state, 0)  # two there already
     state = act(state, {"type": "police", "city": "berlin"})
-    assert [p.where for p in state.police] == ["munich", "munich", "berlin"]
+    assert [p.where for p in state.police] == ["dresden", "dresden", "berlin"]
     assert state.phase in (SEARCH, MOVE)
 
 
-ENGINE_BOARD_POLICE_G = ("berlin", "breslau", "cologne", "frankfurt", "hamburg", "konigsberg", "munich")
+GERMAN_CITIES = (
+    *("berlin", "breslau", "cologne", "dresden", "frankfurt", "hamburg", "kiel", "konigsberg"),
+    *("leipzig", "munich", "stettin", "stuttgart"),
+)
 
 
 def test_police_may_be_left_where_they_are() -> None:
@@ -686,6 +689,57 @@ def test_concessions_may_be_asked_or_granted() -> None:
     assert ENGINE.view(state, 1)["offer"] == {"from": "G", "to": "F", "sent": True}  # others see no terms
     state = act(state, {"type": "accept"})
     assert state.phase == MOVE
+
+
+def test_diplomacy_may_trade_secrets_between_different_players() -> None:
+    # Germany sells the secret its spy holds in Paris to the French spy there, and buys back its
+    # own secret that a French spy holds in Berlin.
+    state = table(
+        power="G",
+        phase=MOVE,
+        spies=[("G", 3, "paris"), ("F", 2, "paris"), ("F", 1, "berlin"), ("G", 2, "berlin")],
+        secrets=[
+            {"where": "paris", "origin": None, "value": 4, "controller": "G-spy-1", "known": ["G"]},
+            {"where": "berlin", "origin": "G", "value": 3, "controller": "F-spy-2", "known": ["G", "F"]},
+        ],
+        money={"G": 10, "F": 10},
+    )
+    state = act(state, {"type": "offer", "to": "F"})
+    items = [a for a in ENGINE.legal(state, 0) if a.get("item") in ("give_secret", "ask_secret")]
+    assert items == [
+        {"type": "offer_add", "item": "give_secret", "secret": "S1"},
+        {"type": "offer_add", "item": "ask_secret", "secret": "S2"},
+    ]
+    state = act(
+        state,
+        {"type": "offer_add", "item": "give_secret", "secret": "S1"},
+        {"type": "offer_add", "item": "ask_secret", "secret": "S2"},
+        {"type": "offer_add", "item": "ask_money", "amount": 5},
+        {"type": "offer_send"},
+    )
+    terms = ENGINE.view(state, 3)["offer"]
+    assert terms["give"]["secrets"] == ["S1"] and terms["ask"]["secrets"] == ["S2"]
+    assert ENGINE.view(state, 3)["secrets"][0]["value"] is None  # face down until it changes hands
+    state = act(state, {"type": "accept"})
+    assert secret(state, "S1").controller == "F-spy-1" and secret(state, "S2").controller == "G-spy-2"
+    assert ENGINE.view(state, 3)["secrets"][0]["value"] == 4  # the buyer sees what it bought
+    assert ENGINE.view(state, 1)["secrets"][0]["value"] is None
+    assert state.money[0] == 15 and state.money[3] == 5
+    accepted = next(e for e in ENGINE.events(state, None) if e["event"] == "offer_accepted")
+    assert accepted["new_control"] == {"S1": "F-spy-1", "S2": "G-spy-2"}
+
+
+def test_two_countries_of_one_player_cannot_exchange_secrets() -> None:
+    state = table(
+        power="G",
+        phase=MOVE,
+        seats=4,
+        spies=[("G", 3, "paris"), ("I", 2, "paris"), ("F", 2, "paris")],
+        secrets=[{"where": "paris", "origin": None, "controller": "G-spy-1", "known": ["G"]}],
+    )
+    assert {a["to"] for a in ENGINE.legal(state, 0) if a["type"] == "offer"} == {"R", "F", "B"}
+    state = act(state, {"type": "offer", "to": "F"})
+    assert {"type": "offer_add", "item": "give_secret", "secret": "S1"} in ENGINE.legal(state, 0)
 
 
 def test_event_tiles_cannot_be_exchanged() -> None:

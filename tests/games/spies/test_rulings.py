@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from games.core import IllegalAction
-from games.spies import ENGINE
+from games.spies import ENGINE, SpiesState
 from games.spies.engine import (
     BOARD,
     BOX,
@@ -21,11 +22,22 @@ from games.spies.engine import (
     REMOVED,
     SANCTIONED,
     SEARCH,
+    SETUP_POLICE,
     SETUP_SECRETS,
     SURPLUS,
 )
 
-from .tables import act, final_outcome, last_turn, legal_types, seat, secret, setup_game, spy, table
+from .tables import (
+    act,
+    final_outcome,
+    last_turn,
+    legal_types,
+    seat,
+    secret,
+    setup_game,
+    spy,
+    table,
+)
 
 DECLINE = {"type": "decline"}
 
@@ -118,6 +130,20 @@ def test_ruling_4_police_are_re_placed_one_at_a_time_and_can_swap_full_cities() 
         (1, "berlin"),
     ]
     assert state.phase == MOVE
+
+
+def test_ruling_4_police_are_re_arranged_in_any_home_city_but_set_up_in_police_cities() -> None:
+    assert "kiel" in BOARD.home_cities[0] and "kiel" not in BOARD.police_cities[0]
+    state = table(
+        power="G", phase=POLICE, police=[("G", 3, "berlin")], secrets=[{"where": "kiel", "origin": "G"}]
+    )
+    state = act(state, {"type": "police", "city": "kiel"})
+    assert state.police[0].where == "kiel"
+    assert secret(state, "S1").controller == "G-police-1"  # and control their secret there
+    start = ENGINE.start(5, 2, {})
+    while start.phase != SETUP_POLICE:
+        start = act(start, ENGINE.legal(start, 0)[0])
+    assert {a["city"] for a in ENGINE.legal(start, 0)} == set(BOARD.police_cities[0])
 
 
 def test_ruling_5_police_control_their_original_secrets_automatically() -> None:
@@ -392,6 +418,60 @@ def test_ruling_18_an_offer_can_be_accepted_only_by_a_power_able_to_pay() -> Non
     assert ENGINE.legal(state, 3) == [DECLINE]
 
 
+def trade_table(**changes: Any) -> SpiesState:
+    args: dict[str, Any] = {
+        "power": "G",
+        "phase": MOVE,
+        "spies": [("G", 3, "paris"), ("F", 2, "paris")],
+        "secrets": [{"where": "paris", "origin": None, "value": 4, "controller": "G-spy-1", "known": ["G"]}],
+    }
+    args.update(changes)
+    return table(**args)
+
+
+def test_ruling_18_a_traded_secret_goes_to_a_spy_of_the_other_side_that_controls_nothing() -> None:
+    # no French spy in Paris, or only one that already controls a secret: nothing to trade
+    alone = trade_table(spies=[("G", 3, "paris"), ("F", 2, "lyon")])
+    busy = trade_table(
+        secrets=[
+            {"where": "paris", "origin": None, "controller": "G-spy-1", "known": ["G"]},
+            {"where": "paris", "origin": "F", "controller": "F-spy-1"},
+        ]
+    )
+    for state in (alone, busy):
+        state = act(state, {"type": "offer", "to": "F"})
+        assert not [a for a in ENGINE.legal(state, 0) if a.get("item") == "give_secret"]
+    # one free spy takes one secret: a second secret in the same city waits for a second spy
+    two = trade_table(
+        spies=[("G", 3, "paris"), ("G", 2, "paris"), ("F", 2, "paris")],
+        secrets=[
+            {"where": "paris", "origin": None, "controller": "G-spy-1", "known": ["G"]},
+            {"where": "paris", "origin": None, "controller": "G-spy-2", "known": ["G"]},
+        ],
+    )
+    two = act(two, {"type": "offer", "to": "F"}, {"type": "offer_add", "item": "give_secret", "secret": "S1"})
+    assert not [a for a in ENGINE.legal(two, 0) if a.get("item") == "give_secret"]
+
+
+def test_ruling_18_a_traded_counterspy_is_removed_with_no_effect() -> None:
+    state = trade_table(
+        police=[("F", 1, "paris")],
+        spies=[("G", 1, "paris")],
+        secrets=[{"where": "paris", "origin": "F", "counterspy": 5, "controller": "F-police-1"}],
+    )
+    state = act(state, {"type": "offer", "to": "F"})
+    # asking for a secret shows nothing of it: any the other side controls where you have a free spy
+    assert {"type": "offer_add", "item": "ask_secret", "secret": "S1"} in ENGINE.legal(state, 0)
+    state = act(
+        state,
+        {"type": "offer_add", "item": "ask_secret", "secret": "S1"},
+        {"type": "offer_send"},
+        {"type": "accept"},
+    )
+    assert secret(state, "S1").status == REMOVED and spy(state, "G-spy-1").status == "map"
+    assert ENGINE.view(state, None)["secrets"][0]["counterspy"] is True
+
+
 def test_ruling_18_offers_per_turn_are_limited_by_the_option() -> None:
     state = table(power="G", phase=MOVE, offers_per_turn=1)
     state = act(state, {"type": "offer", "to": "F"}, {"type": "offer_cancel"})
@@ -444,6 +524,32 @@ def test_ruling_20_in_the_two_player_game_russia_belongs_to_no_seat_and_both_see
     assert outcome.detail["powers"]["R"]["seat"] is None and outcome.detail["winners"] == ["R"]
 
 
+def test_ruling_20_what_a_player_learns_running_russia_stays_with_that_player() -> None:
+    # 1934: the French-British player runs Russia, and a Russian spy discovers Vienna's secret.
+    state = table(
+        power="R",
+        phase=MOVE,
+        seats=2,
+        year=1934,
+        spies=[("R", 3, "vienna")],
+        secrets=[{"where": "vienna", "origin": None, "value": 4}],
+        hands={"R": ["discovery"]},
+    )
+    assert ENGINE.to_act(state) == {1}
+    state = act(state, {"type": "discover", "spy": "R-spy-1", "secret": "S1"})
+    assert ENGINE.view(state, 1)["secrets"][0]["value"] == 4
+    assert ENGINE.view(state, 0)["secrets"][0]["value"] is None
+    assert not [e for e in ENGINE.events(state, 0) if e["event"] == "secret_seen"]
+    # 1935: Russia changes hands; what each player knows does not.
+    state = replace(state, year=1935)
+    assert ENGINE.to_act(state) == {0}
+    assert ENGINE.view(state, 0)["secrets"][0]["value"] is None
+    assert ENGINE.view(state, 1)["secrets"][0]["value"] == 4
+    assert [e["value"] for e in ENGINE.events(state, 1) if e["event"] == "secret_seen"] == [4]
+    # Russia's own things stay open to both: its spy's strength, its chits
+    assert ENGINE.view(state, 0)["spies"][0]["strength"] == ENGINE.view(state, 1)["spies"][0]["strength"] == 3
+
+
 def test_ruling_20_russia_changes_hands_when_the_year_changes() -> None:
     state = table(power="B", phase=MOVE, seats=2, year=1933)
     state = act(state, {"type": "end_turn"})
@@ -452,11 +558,75 @@ def test_ruling_20_russia_changes_hands_when_the_year_changes() -> None:
     assert state.year == 1934 and ENGINE.to_act(state) == {1}
 
 
-def test_ruling_21_two_powers_of_one_player_may_search_each_other() -> None:
-    state = table(power="G", phase=SEARCH, seats=4, police=[("G", 3, "berlin")], spies=[("I", 1, "berlin")])
-    assert {"type": "search", "spy": "I-spy-1"} in ENGINE.legal(state, 0)
-    state = act(state, {"type": "search", "spy": "I-spy-1"})
-    assert ENGINE.to_act(state) == {0} and ENGINE.acting_power(state) == 1
+def test_ruling_21_a_players_two_powers_never_search_each_other() -> None:
+    state = table(
+        power="G",
+        phase=SEARCH,
+        seats=4,
+        police=[("G", 3, "berlin")],
+        spies=[("I", 1, "berlin"), ("F", 1, "berlin")],
+    )
+    assert {a["spy"] for a in ENGINE.legal(state, 0) if a["type"] == "search"} == {"F-spy-1"}
+    # nor on arrival: an Italian spy entering a city of German police is not searched
+    arriving = table(power="I", phase=MOVE, seats=4, police=[("G", 3, "berlin")], spies=[("I", 1, "leipzig")])
+    arriving = act(arriving, {"type": "move", "spy": "I-spy-1", "to": "berlin"})
+    assert arriving.window is None
+    five = table(power="I", phase=MOVE, seats=5, police=[("G", 3, "berlin")], spies=[("I", 1, "leipzig")])
+    five = act(five, {"type": "move", "spy": "I-spy-1", "to": "berlin"})
+    assert five.window is not None and five.window.kind == "arrival"
+
+
+def test_ruling_21_a_player_never_sanctions_its_other_powers_spy_nor_takes_its_secrets() -> None:
+    def rome(seats: int) -> SpiesState:
+        return table(
+            power="G",
+            phase=MOVE,
+            seats=seats,
+            spies=[("G", 4, "rome"), ("I", 1, "rome"), ("G", 3, "rome")],
+            police=[("I", 1, "rome")],
+            secrets=[
+                {"where": "rome", "origin": "I", "controller": "I-police-1"},
+                {"where": "rome", "origin": None, "controller": "I-spy-1", "known": ["I"]},
+                {"where": "rome", "origin": "I"},
+            ],
+            hands={"G": ["discovery", "sanction"]},
+            money={"G": 30},
+        )
+
+    four = rome(4)
+    assert not {"discover", "sanction"} & legal_types(four)
+    five = rome(5)
+    assert {a["secret"] for a in ENGINE.legal(five, 0) if a["type"] == "discover"} == {"S1", "S2", "S3"}
+    assert {a["target"] for a in ENGINE.legal(five, 0) if a["type"] == "sanction"} == {"I-spy-1"}
+
+
+def test_ruling_21_in_the_two_player_game_russia_is_one_of_its_players_powers_that_year() -> None:
+    # 1933: the German-Italian player runs Russia; German police cannot search the Russian spy.
+    odd = table(
+        power="G", phase=SEARCH, seats=2, year=1933, police=[("G", 3, "berlin")], spies=[("R", 2, "berlin")]
+    )
+    assert "search" not in legal_types(odd)
+    even = replace(odd, year=1934)
+    assert "search" in legal_types(even)
+    # A German secret a Russian spy took in another year is not cashed in by Russia while the
+    # German-Italian player runs it; a German spy does not escape from Russia's record then either.
+    cash = table(
+        power="R",
+        phase=MOVE,
+        seats=2,
+        year=1935,
+        spies=[("R", 2, "moscow")],
+        secrets=[{"where": "moscow", "origin": "G", "controller": "R-spy-1", "known": ["G", "R"]}],
+    )
+    assert "cash" not in legal_types(cash)
+    assert "cash" in legal_types(replace(cash, year=1934))
+    escape = table(
+        power="G", phase=MOVE, seats=2, year=1935, spies=[("G", 2, "paris")], hands={"G": ["escape"]}
+    )
+    captured = replace(escape.spies[0], status=CAPTURED, where=None, captor=2, year=1934)
+    escape = replace(escape, spies=(captured,))
+    assert "escape" not in legal_types(escape)
+    assert "escape" in legal_types(replace(escape, year=1936))
 
 
 def test_ruling_22_turn_clock_keys_change_with_each_turn() -> None:
@@ -487,6 +657,25 @@ def test_ruling_22_a_timeout_lands_a_spy_at_sea() -> None:
     assert ENGINE.timeout_action(state, 0) is None
 
 
+def test_ruling_22_a_timed_out_set_up_places_everything_at_random_within_the_rules() -> None:
+    orders: set[tuple[int, ...]] = set()
+    for seed in range(4):
+        state = ENGINE.start(5, seed, {"turn_minutes": 5})
+        while state.phase.startswith("setup"):
+            action = ENGINE.timeout_action(state, seat(state))
+            assert action is not None and action["type"] != "spies_done"
+            state = act(state, action)
+        for p, setup in enumerate(BOARD.powers):
+            assert sum(1 for s in state.spies if s.power == p) == setup.spies_at_start  # spies too
+            police = [piece for piece in state.police if piece.power == p]
+            assert sorted(piece.strength for piece in police) == sorted(setup.police)
+            assert all(piece.where in BOARD.police_cities[p] for piece in police)
+            orders.add(tuple(piece.strength for piece in police))
+    # the table ids of the police say nothing of their strengths: not strongest first
+    assert any(list(order) != sorted(order, reverse=True) for order in orders)
+    assert len(orders) > 10
+
+
 def test_rulings_are_all_written_in_the_docstring() -> None:
     import games.spies
 
@@ -501,5 +690,5 @@ def test_rulings_are_all_written_in_the_docstring() -> None:
 def test_illegal_actions_are_refused_with_a_reason(bad: object) -> None:
     state = table(power="G", phase=MOVE, spies=[("G", 3, "berlin")])
     with pytest.raises(IllegalAction) as info:
-        ENGINE.apply(state, 0, bad)  # type: ignore[arg-type]
+        ENGINE.apply(state, 0, bad)
     assert info.value.reason

@@ -24,11 +24,11 @@ from .helpers import act, rigged, rigged_spy
 ACES = "AS AH AD AC 5H 9H"
 
 
-def test_the_engine_is_registered_as_spy_vs_spy_for_1_to_6_players() -> None:
+def test_the_engine_is_registered_as_spy_vs_spy_for_online_races_of_1_to_8() -> None:
     assert get_engine("spy-vs-spy") is ENGINE
-    assert (ENGINE.slug, ENGINE.title, ENGINE.seats) == ("spy-vs-spy", "Spy vs Spy", range(1, 7))
+    assert (ENGINE.slug, ENGINE.title, ENGINE.seats) == ("spy-vs-spy", "Spy vs Spy", range(1, 9))
     with pytest.raises(InvalidOptions):
-        ENGINE.start(7, 1, {})
+        ENGINE.start(9, 1, {})
     with pytest.raises(InvalidOptions):
         ENGINE.start(0, 1, {})
     with pytest.raises(InvalidOptions, match="Unknown option"):

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 
 import pytest
 
 import games.spy_vs_spy as package
-from games.core import IllegalAction
+from games import game_info
+from games.core import IllegalAction, InvalidOptions, shuffled
 from games.spy_vs_spy import ENGINE
-from games.spy_vs_spy.engine import SpyVsSpyState
+from games.spy_vs_spy.bots import BOTS
+from games.spy_vs_spy.cards import DECK
+from games.spy_vs_spy.engine import MAX_RACERS, SpyVsSpyState, start_from_decks
+from games.spy_vs_spy.scoresheet import RaceEntry, ScoreSheet, check_sheet
 from games.spy_vs_spy.scoring import Standing, places
 
 from .helpers import act, play, rigged, rigged_spy
@@ -55,6 +60,38 @@ def test_every_ruling_in_the_docstring_has_a_test() -> None:
     tests = {name for name in globals() if name.startswith("test_ruling_")}
     for name in names:
         assert any(test.startswith(f"test_ruling_{name}") for test in tests), name
+
+
+def test_ruling_players_any_number_at_the_table_up_to_8_racing_online() -> None:
+    assert MAX_RACERS == 8 and ENGINE.seats == range(1, 9)
+    assert ENGINE.start(8, 1, {}).seats == 8
+    with pytest.raises(InvalidOptions, match=r"1 to 8 racers, not 9; .* score sheet, which takes any number"):
+        ENGINE.start(9, 1, {})
+    for bad in (0, -1, True, "3"):
+        with pytest.raises(InvalidOptions, match="at least 1 player"):
+            ENGINE.start(bad, 1, {})  # type: ignore[arg-type]
+    info = game_info("spy-vs-spy")
+    assert info.seats.start == 1 and all(n in info.seats for n in (7, 9, 12, 40, 99))
+    # A table of 12, each player with their own deck, plays the whole (tournament) game to the
+    # end, and its score sheet, race by race, checks out with the same winner.
+    seats, rng = 12, random.Random(12)
+    state = start_from_decks(seats, 12, [shuffled(DECK, 12, "deck", seat) for seat in range(seats)])
+    while ENGINE.outcome(state) is None:
+        seat = rng.choice(sorted(ENGINE.to_act(state)))
+        state = ENGINE.apply(
+            state, seat, BOTS["heuristic"].choose(ENGINE.view(state, seat), ENGINE.legal(state, seat), rng)
+        )
+    outcome = ENGINE.outcome(state)
+    assert outcome is not None and len(outcome.places) == seats
+    races = []
+    for record in state.history:
+        points: list[int | None] = [None] * seats
+        for row in record.rows:
+            points[row.seat] = row.change
+        races.append(RaceEntry(tuple(points), record.finish_order[0]))
+    result = check_sheet(ScoreSheet(tuple(f"P{seat}" for seat in range(seats)), tuple(races)))
+    assert result.ok, result.problems
+    assert result.winner == outcome.detail["winner"] and result.places == outcome.places
 
 
 def test_ruling_card_values_one_point_per_card() -> None:

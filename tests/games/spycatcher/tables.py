@@ -123,6 +123,8 @@ def all_cards(state: SpycatcherState) -> Counter[str]:
     cards.update(state.discard)
     if state.window is not None:
         cards.update(state.window.cards)
+        for _, played in state.window.answers:
+            cards.update(played)  # face up on the table until the window closes
     return cards
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -13,11 +12,12 @@ from hypothesis import strategies as st
 
 from games.spycatcher import ENGINE, SpycatcherState
 from games.spycatcher.bots import BOTS
-from games.spycatcher.cards import DECK, SUITS, sort_cards
+from games.spycatcher.cards import DECK, SUITS
 from games.spycatcher.engine import DRAW, OVER, WINDOW
 from tests.games.protocol import apply_keeping_state, check_refusals, check_replay, check_views_hide, unlisted
 
 from .tables import all_cards, all_location_cards
+from .twins import twin
 
 MAX_MOVES = 20_000  # the turn limit ends every game long before
 LIMIT = 30  # rounds, to keep the random games short
@@ -42,6 +42,7 @@ def snapshot(state: SpycatcherState) -> tuple[Any, ...]:
         state.roll,
         state.rolls,
         state.shuffles,
+        state.obeyed,
         state.must_move,
         state.missing,
         state.moving,
@@ -50,38 +51,6 @@ def snapshot(state: SpycatcherState) -> tuple[Any, ...]:
         state.end,
         state.winner,
         json.dumps(ENGINE.events(state)),
-    )
-
-
-def scramble(state: SpycatcherState, seat: int | None, rng: random.Random) -> SpycatcherState:
-    """Move every influence card ``seat`` cannot see to another place it cannot tell apart,
-    reorder the location packs, and redraw the answers others gave in an open window."""
-    hands = [list(h) for h in state.hands]
-    pack = list(state.pack[state.top :])
-    below = list(state.discard[:-1])
-    window = state.window
-    face_down = list(window.cards) if window is not None and window.seeker != seat else []
-    others = [s for s in range(state.seats) if s != seat]
-    pool = [c for s in others for c in hands[s]] + pack + below + face_down
-    rng.shuffle(pool)
-    for s in others:
-        hands[s], pool = pool[: len(hands[s])], pool[len(hands[s]) :]
-    pack, pool = pool[: len(pack)], pool[len(pack) :]
-    below, pool = pool[: len(below)], pool[len(below) :]
-    if window is not None:
-        answers = tuple(
-            (s, cards if s == seat else (() if rng.random() < 0.5 else tuple(hands[s][:1])))
-            for s, cards in window.answers
-        )
-        window = replace(window, answers=answers, cards=tuple(pool) if face_down else window.cards)
-    return replace(
-        state,
-        hands=tuple(sort_cards(h) for h in hands),
-        pack=tuple(pack),
-        top=0,
-        discard=(*below, *state.discard[-1:]),
-        locations=tuple(tuple(rng.sample(p, len(p))) for p in state.locations),
-        window=window,
     )
 
 
@@ -151,7 +120,7 @@ def play_random(
                 assert all({"type": "decline"} in ENGINE.legal(state, s) for s in to_act)
                 assert ENGINE.reaction_window(state)
             if step % 6 == 0:
-                check_views_hide(ENGINE, state, [None, *range(seats)], scramble, rng)
+                check_views_hide(ENGINE, state, [None, *range(seats)], twin, rng)
         seat = sorted(to_act)[rng.randrange(len(to_act))]
         legal = ENGINE.legal(state, seat)
         assert legal, "a seat to act always has a legal action"

@@ -228,10 +228,18 @@ def test_ruling_11_reaching_the_centre_through_an_instruction_also_wins() -> Non
     assert state.phase == OVER and state.winner == 0
 
 
-def test_ruling_12_a_square_reached_through_an_instruction_is_not_acted_upon_that_turn() -> None:
-    state = table([["court-1"], ["press-1"]], positions=["c25", "c1"], phase=ROLL)
-    state = rolled(state, 1)  # c26: move on 3 squares -> c29, "report to MI5", not obeyed
-    assert LEAGUE.squares[state.positions[0]].id == "c29" and state.turn == 1
+def test_ruling_12_a_piece_sent_onto_an_action_square_obeys_it_too() -> None:
+    # seed 1, 3 seats: c26 "move on 3" lands on c29 "report to MI5", which is obeyed
+    state = table([["court-1"], ["press-1"], ["press-2"]], positions=["c25", "c1", "c1"], phase=ROLL)
+    state = rolled(state, 1)
+    assert [(e["from"], e["do"]) for e in events_of(state, "instruction")] == [
+        ("c26", "move"),
+        ("c29", "go_to_mi5"),
+    ]
+    assert state.positions[0] == LEAGUE.mi5 and state.turn == 1
+
+
+def test_ruling_12_challenge_squares_are_still_used_only_after_the_die() -> None:
     tip = table(
         [[*RUN_567, "press-5", "press-6", "press-7"], ["court-1"]], positions=["c1", "c1"], phase=ROLL
     )
@@ -239,6 +247,22 @@ def test_ruling_12_a_square_reached_through_an_instruction_is_not_acted_upon_tha
     assert LEAGUE.squares[tip.positions[0]].id == "press-5" and tip.turn == 1 and tip.phase == DRAW
     tip = replace(tip, turn=0, phase=ROLL)
     assert STAY in ENGINE.legal(tip, 0)  # ...but it may stay there next turn
+
+
+def test_ruling_12_an_action_square_is_obeyed_once_a_turn_so_a_loop_ends() -> None:
+    board = tiny_with(
+        a2={"instruction": {"do": "go_to", "square": "a4"}, "text": "Go to a4."},
+        a4={"instruction": {"do": "go_to", "square": "a2"}, "text": "Go to a2."},
+    )
+    state = table([["court-1"], ["press-1"]], board=board, positions=["court-b", "a1"], phase=ROLL)
+    state = rolled(state, 1)  # a2 -> a4 -> a2 again: not obeyed twice
+    assert [e["from"] for e in events_of(state, "instruction")] == ["a2", "a4"]
+    assert events_of(state, "obeyed_already") == [{"event": "obeyed_already", "seat": 0, "square": "a2"}]
+    assert board.squares[state.positions[0]].id == "a2" and state.turn == 1
+    # the next turn obeys them again
+    state = replace(state, turn=0, phase=ROLL, positions=(board.index["court-b"], state.positions[1]))
+    state = rolled(state, 1)
+    assert [e["from"] for e in events_of(state, "instruction")] == ["a2", "a4", "a2", "a4"]
 
 
 def test_ruling_13_roll_again_works_once_a_turn() -> None:
@@ -385,12 +409,19 @@ def test_ruling_21_scores_are_permission_cards_and_five_for_the_winner() -> None
     assert outcome.detail["permissions"][1] == ["court", "press"]
 
 
-def test_the_window_keeps_cards_in_hand_until_it_closes_so_hand_sizes_do_not_tell() -> None:
+def test_ruling_6_challenges_are_played_face_up_and_leave_the_hand_at_once() -> None:
     state = sought([[*RUN_567], ["court-10", "press-1"], ["court-8", "press-2"]], RUN_567)
     challenged = play(state, (1, {"type": "challenge", "cards": ["court-10"]}))
     declined = play(state, (1, DECLINE))
-    assert [len(h) for h in challenged.hands] == [len(h) for h in declined.hands]
-    assert ENGINE.view(challenged, 2) == ENGINE.view(declined, 2)
+    assert [len(h) for h in challenged.hands] == [0, 1, 2] and [len(h) for h in declined.hands] == [0, 2, 2]
+    for seat in (None, 0, 2):
+        assert ENGINE.view(challenged, seat)["window"]["challenges"] == [
+            {"seat": 1, "cards": ["court-10"], "total": 10}
+        ]
+        assert ENGINE.view(declined, seat)["window"]["challenges"] == []
     assert ENGINE.view(challenged, 1)["window"]["answer"] == ["court-10"]
     assert ENGINE.view(declined, 1)["window"]["answer"] == "decline"
     assert all_cards(challenged) == all_cards(declined)
+    # the challenger draws back what it played once the window closes (ruling 7)
+    closed = play(challenged, (2, DECLINE))
+    assert [len(h) for h in closed.hands] == [3, 2, 2]

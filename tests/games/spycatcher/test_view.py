@@ -64,13 +64,39 @@ def test_the_face_down_run_is_hidden_until_the_window_closes() -> None:
     assert next(e for e in ENGINE.view(closed, 2)["events"] if e["event"] == "unchallenged")["cards"] == RUN
 
 
-def test_answers_in_the_window_are_hidden_from_everyone_else_until_it_closes() -> None:
+def test_challenges_are_face_up_to_everyone_as_they_are_played() -> None:
+    state = sought(RUN, [["court-12", "court-11", "press-2"], ["court-M", "press-3"], ["press-4"]])
+    state = play(state, (1, {"type": "challenge", "cards": ["court-11", "court-12"]}))
+    played = [{"seat": 1, "cards": ["court-11", "court-12"], "total": 23}]
+    for seat in (None, 0, 1, 2, 3):
+        view = ENGINE.view(state, seat)
+        assert view["window"]["challenges"] == played
+        assert view["window"]["waiting"] == [2, 3]
+        assert view["hands"][1] == 1  # the two cards lie on the table, out of the hand
+        assert view["events"][-1] == {
+            "event": "challenge_played",
+            "seat": 1,
+            "seeker": 0,
+            "circle": "court",
+            "cards": ["court-11", "court-12"],
+            "total": 23,
+        }
+        assert view["window"]["cards"] == (RUN if seat == 0 else None)  # the run stays face down
+    assert ENGINE.view(state, 1)["hand"] == ["press-2"]
+    assert ENGINE.view(state, 1)["window"]["answer"] == ["court-11", "court-12"]
+    state = play(state, (3, {"type": "decline"}), (2, {"type": "challenge", "cards": ["court-M"]}))
+    (event,) = [e for e in ENGINE.events(state) if e["event"] == "challenge"]
+    assert [c["seat"] for c in event["challenges"]] == [1, 2] and event["result"] == "refused"
+
+
+def test_a_decline_shows_only_as_an_answer_without_cards() -> None:
     state = sought(RUN, [["court-12", "court-11"], ["press-3"]])
-    challenged = play(state, (1, {"type": "challenge", "cards": ["court-11", "court-12"]}))
     declined = play(state, (1, {"type": "decline"}))
     for seat in (None, 0, 2):
-        assert dumped(challenged, seat) == dumped(declined, seat)
-    assert ENGINE.view(challenged, 2)["window"]["waiting"] == [2]
+        view = ENGINE.view(declined, seat)
+        assert view["window"]["challenges"] == [] and view["window"]["waiting"] == [2]
+        assert view["window"]["answer"] is None
+    assert ENGINE.view(declined, 1)["window"]["answer"] == "decline"
 
 
 def test_being_asked_to_answer_reveals_nothing_about_who_can_challenge() -> None:

@@ -345,7 +345,8 @@ def test_the_turn_clock_sets_the_deadline_and_a_late_turn_is_finished_for_the_se
     match = bots_done(match)
     state = match_state(match)
     timed_out = [m.action["type"] for m in Move.objects.filter(match=match, seat=0).order_by("number")][1:]
-    assert set(timed_out) == {"place_secret", "place_police", "spies_done"}
+    assert set(timed_out) == {"place_secret", "place_police", "place_spy"}  # a complete set-up
+    assert sum(1 for s in state.spies if s.power == 0) == BOARD.powers[0].spies_at_start
     assert (state.year, state.power, state.phase) == (1933, 0, "event")
     assert match.deadline is not None and match.deadline > timezone.now() + timedelta(minutes=4)
 

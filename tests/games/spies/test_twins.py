@@ -1,0 +1,40 @@
+"""Every view of random games against the view of its twin (``twins.py``, ``tests/games/twins.py``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from games.spies import ENGINE
+from games.spies.bots import BOTS, play_game
+from tests.games.twins import timed_seeds
+
+from .test_properties import pick
+from .twins import walk
+
+EVERY = 11  # steps between checks: a game is some 800 steps, each check looks at up to six viewers
+
+
+def random_moves(seats: int, seed: int) -> Iterator[tuple[int, dict[str, Any]]]:
+    rng = random.Random(seed)
+    state = ENGINE.start(seats, seed, {})
+    while ENGINE.to_act(state):
+        (seat,) = ENGINE.to_act(state)
+        action = pick(state, seat, rng)
+        yield seat, action
+        state = ENGINE.apply(state, seat, action)
+
+
+def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
+    games = 0
+    for seed in timed_seeds():
+        seats = 2 + seed % 4
+        assert walk(seats, seed, random_moves(seats, seed), EVERY) > 300
+        games += 1
+    assert games >= 4
+
+
+def test_in_the_two_player_bot_game_of_seed_4242_neither_player_sees_what_the_other_learned() -> None:
+    _state, moves = play_game([BOTS["heuristic"], BOTS["heuristic"]], 4242)
+    walk(2, 4242, moves, every=5)

@@ -1,0 +1,126 @@
+"""One player, two countries: "you cannot exchange Action chits, money, or secrets between them".
+
+Over random games with 2 to 4 players, no action of one of a player's countries ever targets the
+player's other country (searches, sanctions, discoveries, escapes from its record, cash-ins of its
+secrets, offers) or pays it (money, chits or victory points going from one to the other). In the
+two-player game Russia is, in the years a player runs it, one of that player's countries.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.core import chance
+from games.spies import ENGINE, SpiesState
+from games.spies.board import FIRST_YEAR, POWER_CODES
+from games.spies.bots import BOTS
+from games.spies.engine import ARRIVAL, vp_of
+
+from .test_properties import pick
+
+CODE = {code: i for i, code in enumerate(POWER_CODES)}
+RUNS = {
+    4: ((0, 1), (2,), (3,), (4,)),
+    3: ((0, 1), (2,), (3, 4)),
+    2: ((0, 1), (3, 4)),  # and Russia (2), alternately
+}
+
+
+def seat_running(state: SpiesState, power: int) -> int:
+    if state.seats == 2 and power == CODE["R"]:
+        return (state.year - FIRST_YEAR) % 2
+    return next(seat for seat, powers in enumerate(RUNS[state.seats]) if power in powers)
+
+
+def partners(state: SpiesState, power: int) -> set[int]:
+    """The player's other countries, now."""
+    seat = seat_running(state, power)
+    return {q for q in range(5) if q != power and seat_running(state, q) == seat}
+
+
+def targets(state: SpiesState, action: dict[str, Any]) -> set[int | None]:
+    """The powers an action acts against or takes from."""
+    kind = action["type"]
+    spies = {s.id: s for s in state.spies}
+    secrets = {s.id: s for s in state.secrets}
+    pieces = {s.id: s for s in (*state.spies, *state.police)}
+    if kind == "search":
+        return {spies[action["spy"]].power}
+    if kind == "sanction":
+        return {spies[action["target"]].power}
+    if kind == "discover":
+        secret = secrets[action["secret"]]
+        holder = None if secret.controller is None else pieces[secret.controller].power
+        return {secret.origin, holder}
+    if kind == "escape":
+        return {spies[action["spy"]].captor}
+    if kind == "cash":
+        held = next(s for s in state.secrets if s.controller == action["spy"])
+        return {held.origin}
+    if kind == "offer":
+        return {CODE[action["to"]]}
+    return set()
+
+
+def check_step(before: SpiesState, action: dict[str, Any], after: SpiesState) -> None:
+    actor = ENGINE.acting_power(before)
+    assert actor is not None
+    others = partners(before, actor)
+    if not others:
+        return
+    window = before.window
+    if window is None:
+        aimed = targets(before, action)
+    elif window.kind == ARRIVAL and action["type"] == "search":
+        aimed = {next(s for s in before.spies if s.id == window.spy).power}
+    else:
+        aimed = set()  # an answer to another power's act (Papers, Escape, Cover, an offer)
+    assert not aimed & others, ("acts against its own other country", POWER_CODES[actor], action)
+    for q in others:
+        assert vp_of(after, q) >= vp_of(before, q), ("takes points from its other country", action)
+        for row in ("money", "hands"):
+            mine = _amount(after, row, actor) - _amount(before, row, actor)
+            theirs = _amount(after, row, q) - _amount(before, row, q)
+            assert not (mine > 0 > theirs or mine < 0 < theirs), ("passes", row, action)
+    gained = _record(after, actor) - _record(before, actor)
+    for kind, origin in gained:
+        assert origin not in others, ("scores its other country's", kind, action)
+
+
+def _amount(state: SpiesState, row: str, power: int) -> int:
+    return state.money[power] if row == "money" else len(state.hands[power])
+
+
+def _record(state: SpiesState, power: int) -> set[tuple[str, int | None]]:
+    """What lies on ``power``'s record, with the power each item came from."""
+    out: set[tuple[str, int | None]] = set()
+    out.update((s.id, s.origin) for s in state.secrets if s.status == "record" and s.holder == power)
+    out.update((s.id, s.power) for s in state.spies if s.status == "captured" and s.captor == power)
+    by_id = {s.id: s.power for s in state.spies}
+    out.update((f"sanction-{spy}", by_id[spy]) for who, spy, _ in state.sanctions if who == power)
+    return out
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(4, 99), (4, 1), (4, 7), (3, 2), (3, 11), (2, 4242), (2, 5)])
+@pytest.mark.parametrize("driver", ["random", "heuristic"])
+def test_no_action_of_a_players_country_targets_or_pays_its_other_country(
+    seats: int, seed: int, driver: str
+) -> None:
+    rng = random.Random(seed)
+    bot = BOTS["heuristic"]
+    bot_rngs = [chance(seed, "bot", seat) for seat in range(seats)]
+    state = ENGINE.start(seats, seed, {})
+    steps = 0
+    while ENGINE.to_act(state):
+        seat = min(ENGINE.to_act(state))
+        if driver == "random":
+            action = pick(state, seat, rng)
+        else:
+            action = bot.choose(ENGINE.view(state, seat), ENGINE.legal(state, seat), bot_rngs[seat])
+        after = ENGINE.apply(state, seat, action)
+        check_step(state, action, after)
+        state, steps = after, steps + 1
+    assert steps > 300
