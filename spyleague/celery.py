@@ -2,10 +2,60 @@
 call a service, and are safe to run twice."""
 
 import os
+from typing import Any
 
 from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
+
+
+def redis_channels_close_after_a_lost_connection() -> None:
+    """Let a worker ride out a Redis outage: close a Redis channel whose connection was lost.
+
+    Without this, a worker that holds a message it has not acknowledged when Redis goes away
+    exits for good ("Unrecoverable error: AttributeError: 'NoneType' object has no attribute
+    'hostname'"). It holds one whenever a task waits for its countdown (the Spy vs Spy bots'
+    follow-up runs), and in a prefork pool whenever one process runs a late-acknowledged task
+    while the worker waits for the next message. This is what happens (kombu 5.7's Redis
+    transport):
+
+    1. The worker sees the connection drop and closes its connection. Closing the task channel
+       first reads the reply of the BRPOP it is waiting on, so that a message Redis popped for
+       it is not lost. With Redis gone that read raises a connection error, which leaves the
+       channel half closed: not marked closed, its unacknowledged messages still on it. The
+       connection's close swallows the error and goes on to close the transport, which forgets
+       the connection's settings (``transport.client = None``).
+    2. Celery then closes the channel again. Now the close gets to putting the unacknowledged
+       messages back in the queue, which needs a new Redis client built from those settings:
+       ``None.hostname`` raises AttributeError, which is not a connection error, so it goes
+       up through the consumer to the worker, which stops.
+
+    The fix: when that read fails with a connection error, finish the close at once, while the
+    transport still knows where Redis is. Putting the messages back then fails with a connection
+    error too (Redis is away), which the close's callers expect and ignore; the messages stay in
+    Redis's table of unacknowledged messages, and a worker puts them back in the queue after the
+    visibility timeout (CELERY_BROKER_TRANSPORT_OPTIONS). tests/faults/test_worker_faults.py
+    stops Redis under a worker holding such a message.
+    """
+    from kombu.transport import redis as kombu_redis
+
+    close = kombu_redis.Channel.close
+    if getattr(close, "finishes_after_a_lost_connection", False):
+        return
+
+    def close_channel(self: Any) -> None:
+        try:
+            close(self)
+        except self.connection_errors:
+            if self.closed:
+                raise
+            close(self)  # the BRPOP's reply is gone (its read cleared _in_poll): close the rest
+
+    close_channel.finishes_after_a_lost_connection = True  # type: ignore[attr-defined]
+    kombu_redis.Channel.close = close_channel  # type: ignore[method-assign]
+
+
+redis_channels_close_after_a_lost_connection()
 
 app = Celery("spyleague")
 app.config_from_object("django.conf:settings", namespace="CELERY")

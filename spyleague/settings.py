@@ -229,11 +229,65 @@ CELERY_TASK_SOFT_TIME_LIMIT = 240
 CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Nothing reads a task's result (what a task did is in the database): none is stored, so the
+# sweeps that beat sends every few seconds leave nothing behind in Redis.
+CELERY_TASK_IGNORE_RESULT = True
+# A worker whose broker went away reconnects for as long as it takes (by default it would stop
+# after 100 tries, some 50 minutes; spyleague/celery.py has the fix that keeps it alive meanwhile),
+# and one killed mid-task leaves its message unacknowledged: Redis hands it out again after the
+# visibility timeout (CELERY_BROKER_TRANSPORT_OPTIONS), which must be longer than the longest task
+# may run (the ratings recompute's limit, 600 s), or a task still running would be handed to a
+# second worker. The job sweep runs a lost job again well before that.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+BROKER_VISIBILITY_TIMEOUT = 900
+
+# The sweeps that heal what a lost worker or broker left behind, from Celery beat. Their periods
+# come from the environment so that the fault tests (tests/faults) can shorten them.
+# - Bots: every SWEEP_SECONDS, a match that has waited that long on a bot gets its bots' turn, and a
+#   Spy vs Spy race its bots' due moves (spyleague.play.sweeps).
+# - Jobs: a running job's worker touches its row every JOB_HEARTBEAT_SECONDS; every
+#   JOB_SWEEP_SECONDS, a job not touched for JOB_LOST_SECONDS lost its worker and is run again (at
+#   most JOB_MAX_ATTEMPTS runs) or marked failed, saying so (spyleague.core.jobs.jobs_sweep).
+SWEEP_SECONDS = float(os.environ.get("SPYLEAGUE_SWEEP_SECONDS", "5"))
+JOB_HEARTBEAT_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_HEARTBEAT_SECONDS", "10"))
+JOB_LOST_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_LOST_SECONDS", "120"))
+JOB_SWEEP_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_SWEEP_SECONDS", "30"))
+JOB_MAX_ATTEMPTS = 3
+if JOB_LOST_SECONDS < 3 * JOB_HEARTBEAT_SECONDS:
+    raise RuntimeError("SPYLEAGUE_JOB_LOST_SECONDS must be at least three heartbeats long.")
 CELERY_BEAT_SCHEDULE = {
     "close-expired-reaction-windows": {
         "task": "spyleague.play.tasks.sweep_timeouts",
         "schedule": 15.0,
     },
+    # A sweep not run by its next turn (no worker took it) is dropped: the next one does its work.
+    "run-waiting-bots": {
+        "task": "spyleague.play.tasks.sweep_bots",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    "restart-lost-jobs": {
+        "task": "spyleague.core.tasks.sweep_jobs",
+        "schedule": JOB_SWEEP_SECONDS,
+        "options": {"expires": JOB_SWEEP_SECONDS},
+    },
+}
+
+# Celery, publishing from the web process: a request that queues follow-up work after its commit
+# (a bot's turn, a job: spyleague.core.queue.send_task_safely) answers at once even when the
+# broker is away, and the sweeps catch up later. So connecting to the broker gives up after a
+# second, a command on a connection that stopped answering after a few, and a send retries once,
+# at once. (Worker-side broker options, such as a visibility_timeout, belong in the same dict.)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 1.0,
+    "socket_timeout": 3.0,
+    "visibility_timeout": BROKER_VISIBILITY_TIMEOUT,
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.1,
+    "interval_max": 0.1,
 }
 
 # Live updates: published through Redis when it is configured, else read from the database.

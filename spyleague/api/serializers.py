@@ -156,6 +156,11 @@ class EntrantSerializer(serializers.ModelSerializer[Entrant]):
 class JobSerializer(serializers.ModelSerializer[Job]):
     event = serializers.SerializerMethodField(help_text="The event a pairing or standings job is for.")
     game = serializers.SerializerMethodField(help_text="The game a ratings job is for.")
+    note = serializers.CharField(
+        read_only=True,
+        help_text='"Restarted after its worker stopped." when a worker stopped under an earlier run, '
+        "else empty. A job whose worker stopped for good has failed, and its message says so.",
+    )
 
     class Meta:
         model = Job
@@ -166,6 +171,8 @@ class JobSerializer(serializers.ModelSerializer[Job]):
             "status",
             "progress",
             "message",
+            "note",
+            "attempts",
             "result",
             "event",
             "game",

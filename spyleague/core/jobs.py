@@ -1,34 +1,49 @@
 """Queue and report background jobs (see ``Job``).
 
-``job_queue`` creates the row and sends the task on commit, so a worker never sees a
-job whose row is not yet visible. Inside a task, ``JobReporter`` writes progress; it
-uses ``update()`` so it never overwrites fields it does not own.
+``job_queue`` creates the row and sends the task on commit, so a worker never sees a job
+whose row is not yet visible (a send the broker did not take, the job sweep makes again).
+Inside a task, ``JobReporter`` writes progress; it uses ``update()`` so it never overwrites
+fields it does not own.
 
 A job's status is its own: ``run_job`` claims a queued job in one update, so a task delivered
 twice (or a second worker) finds it claimed and leaves it alone, and only the run that claimed
 it marks it done or failed. Work that must not run twice at once (two recomputes of one event's
 standings or of one game's ratings) holds ``job_lock`` for its name while it writes.
+
+A worker can die mid-job (killed, out of memory, its machine gone). While a run works, a thread
+beside it touches the row's ``heartbeat`` every ``JOB_HEARTBEAT_SECONDS``; the job sweep (Celery
+beat, ``jobs_sweep``) finds a running job whose heartbeat is older than ``JOB_LOST_SECONDS`` and
+queues it again when its task is safe to run twice (declared ``reject_on_worker_lost``), at most
+``JOB_MAX_ATTEMPTS`` runs in all, or else marks it failed, saying so in words. Each run owns the
+row through its attempt number, so a run that was given up for lost (its worker only stalled)
+can no longer write into the row once another run has claimed it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
+from functools import partial
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
+from django.utils.module_loading import import_string
 
 from .models import Job
+from .queue import send_task_safely
 
 log = logging.getLogger(__name__)
 
-# A job still marked running this long after it started was lost with its worker (the longest
-# task's time limit is ten minutes): a new delivery of it may take it over.
-LOST_AFTER = timedelta(minutes=30)
+# How a job's task says it is safe to run twice (``@shared_task(..., **SAFE_TWICE)``): its message is
+# acknowledged only once it has run, and handed out again when the process running it dies (a
+# prefork child killed); when its whole worker is gone, jobs_sweep runs it again.
+SAFE_TWICE: dict[str, Any] = {"acks_late": True, "reject_on_worker_lost": True}
 
 
 def lock_id(name: str) -> int:
@@ -79,8 +94,10 @@ def job_queue(
             params=params or {},
             key=key,
             created_by=user if getattr(user, "is_authenticated", False) else None,
+            task=getattr(task, "name", "") or "",
+            heartbeat=timezone.now(),  # when it was sent: see jobs_sweep
         )
-        transaction.on_commit(lambda: task.delay(job.pk))
+        transaction.on_commit(partial(send_task_safely, task, job.pk))
     return job
 
 
@@ -89,23 +106,35 @@ class JobReporter:
 
     def __init__(self, job_id: int) -> None:
         self.job_id = job_id
+        self.attempt = 0  # which run this is, once it has claimed the job
 
     def _mine(self) -> Any:
-        return Job.objects.filter(pk=self.job_id, status=Job.Status.RUNNING)
+        return Job.objects.filter(pk=self.job_id, status=Job.Status.RUNNING, attempts=self.attempt)
 
     def claim(self, message: str = "Started") -> bool:
-        """Mark the job running if it is still queued (or was lost with its worker); True if this
-        run now owns it. One update, so two deliveries of one job never both run it."""
+        """Mark the job running if it is still queued; True if this run now owns it. One update,
+        so two deliveries of one job never both run it. (A job lost with its worker is queued
+        again by ``jobs_sweep``, never taken over here.)"""
+        queued = Job.objects.filter(pk=self.job_id, status=Job.Status.QUEUED)
+        attempts = queued.values_list("attempts", flat=True).first()
+        if attempts is None:
+            return False
         now = timezone.now()
-        fields = {"status": Job.Status.RUNNING, "started": now, "message": message, "progress": 0}
-        if Job.objects.filter(pk=self.job_id, status=Job.Status.QUEUED).update(**fields):
-            return True
-        lost = Job.objects.filter(pk=self.job_id, status=Job.Status.RUNNING, started__lt=now - LOST_AFTER)
-        return bool(lost.update(**fields))
+        fields = {"status": Job.Status.RUNNING, "started": now, "heartbeat": now, "message": message}
+        if not queued.filter(attempts=attempts).update(**fields, progress=0, attempts=attempts + 1):
+            return False
+        self.attempt = attempts + 1
+        return True
+
+    def beat(self) -> bool:
+        """Say the run is still at work; False once it no longer owns the job."""
+        return bool(self._mine().update(heartbeat=timezone.now()))
 
     def progress(self, done: int, total: int, message: str = "") -> None:
+        """Write how far the run is; a sign of life too (it counts when a transaction of the run's
+        own holds the row, so that the heartbeat thread waits)."""
         percent = 100 if total <= 0 else max(0, min(99, done * 100 // total))
-        fields: dict[str, Any] = {"progress": percent}
+        fields: dict[str, Any] = {"progress": percent, "heartbeat": timezone.now()}
         if message:
             fields["message"] = message[:300]
         self._mine().update(**fields)
@@ -123,12 +152,52 @@ class JobReporter:
         self._mine().update(status=Job.Status.FAILED, message=message[:300], finished=timezone.now())
 
 
+class Heartbeat:
+    """A thread that touches a run's job row every ``every`` seconds until stopped.
+
+    It writes through a database connection of its own, so it needs the run's claim committed:
+    a run inside a transaction (a test, or a job run eagerly inside a request's transaction)
+    gets no heartbeat, and needs none, since no worker of its own can be lost.
+    """
+
+    def __init__(self, reporter: JobReporter, every: float) -> None:
+        self.reporter = reporter
+        self.every = every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(
+            target=self._run, name=f"job-{reporter.job_id}-heartbeat", daemon=True
+        )
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(self.every + 5)
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.wait(self.every):
+                try:
+                    if not self.reporter.beat():
+                        return  # the run no longer owns the job: nothing more to say
+                except DatabaseError:
+                    # The database was busy or away for a moment: the next beat tries again (the
+                    # sweep waits for many missed beats before it gives a run up for lost).
+                    log.warning("Job %s: could not write its heartbeat", self.reporter.job_id, exc_info=True)
+                    connection.close()
+        finally:
+            connection.close()  # this thread's own connection
+
+
 def run_job(job_id: int, work: Callable[[JobReporter, dict[str, Any]], tuple[str, dict[str, Any]]]) -> None:
     """Run ``work`` for a job row: marks it running, then done or failed with a readable message.
 
     Only a queued job is run, and only by the delivery that claims it: a job that is done,
     failed, or running elsewhere is left as it is (tasks may be delivered twice), so its status
-    always tells what its own run did.
+    always tells what its own run did. While ``work`` runs, a heartbeat tells the job sweep that
+    its worker is alive.
     """
     job = Job.objects.filter(pk=job_id).first()
     if job is None:
@@ -138,7 +207,11 @@ def run_job(job_id: int, work: Callable[[JobReporter, dict[str, Any]], tuple[str
     if not reporter.claim():
         return
     try:
-        message, result = work(reporter, job.params)
+        if connection.in_atomic_block:
+            message, result = work(reporter, job.params)
+        else:
+            with Heartbeat(reporter, settings.JOB_HEARTBEAT_SECONDS):
+                message, result = work(reporter, job.params)
     except ValidationError as exc:
         # Something the organiser can fix (a missing result, too few players): say it, no traceback.
         reporter.failed(" ".join(str(m) for m in exc.messages))
@@ -148,3 +221,62 @@ def run_job(job_id: int, work: Callable[[JobReporter, dict[str, Any]], tuple[str
         reporter.failed(f"{job.label} failed: {exc}")
         raise
     reporter.done(message, result)
+
+
+def _task(name: str) -> Any:
+    """The task called ``name``: the site's tasks are named by where they are defined."""
+    from celery import current_app
+
+    if not name:
+        return None
+    try:
+        return current_app.tasks.get(name) or import_string(name)
+    except ImportError:
+        return None
+
+
+def jobs_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """Find the jobs whose worker stopped and the jobs whose message may be lost, and act.
+
+    - A running job whose heartbeat is older than ``JOB_LOST_SECONDS`` lost its worker. It is
+      queued again when its task is safe to run twice (it says so by being rejected, and so
+      delivered again, when its worker is lost: ``reject_on_worker_lost``), at most
+      ``JOB_MAX_ATTEMPTS`` runs in all; else it is marked failed, saying so.
+    - A queued job sent longer ago than that (the broker was away when it was queued, or the
+      worker that took its message died before claiming it) is sent again. A second message
+      costs nothing: only one delivery can claim the job.
+
+    Cheap when nothing is lost: one query on an index of (status, heartbeat). Safe to run twice
+    at once: each change is one update conditional on the row being as it was read.
+    """
+    now = now or timezone.now()
+    since = now - timedelta(seconds=settings.JOB_LOST_SECONDS)
+    stale = Job.objects.filter(status__in=[Job.Status.RUNNING, Job.Status.QUEUED], heartbeat__lt=since)
+    counts = {"restarted": 0, "failed": 0, "sent": 0}
+    for job in stale.only("pk", "status", "task", "attempts", "heartbeat", "label"):
+        seen = Job.objects.filter(
+            pk=job.pk, status=job.status, attempts=job.attempts, heartbeat=job.heartbeat
+        )
+        task = _task(job.task)
+        if job.status == Job.Status.QUEUED:
+            if task is not None and seen.update(heartbeat=now):
+                send_task_safely(task, job.pk)
+                counts["sent"] += 1
+            continue
+        safe_twice = task is not None and bool(getattr(task, "reject_on_worker_lost", False))
+        if safe_twice and job.attempts < settings.JOB_MAX_ATTEMPTS:
+            if seen.update(
+                status=Job.Status.QUEUED,
+                message="Waiting for a worker to run it again.",
+                progress=0,
+                heartbeat=now,
+            ):
+                send_task_safely(task, job.pk)
+                counts["restarted"] += 1
+                log.warning("Job %s (%s) lost its worker: queued again", job.pk, job.label)
+            continue
+        runs = f" ({job.attempts} runs)" if job.attempts > 1 else ""
+        if seen.update(status=Job.Status.FAILED, message=f"{Job.WORKER_LOST[:-1]}{runs}.", finished=now):
+            counts["failed"] += 1
+            log.warning("Job %s (%s) lost its worker: marked failed", job.pk, job.label)
+    return counts

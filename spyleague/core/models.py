@@ -3,6 +3,10 @@
 A ``Job`` row is created by the service that queues a Celery task; the task receives
 the job's id, reports progress into the row, and marks it done or failed with a message
 a person can read. Pages poll the row (htmx) to show a progress bar.
+
+While a run works, its worker touches ``heartbeat`` every few seconds; a running job whose
+heartbeat stopped lost its worker, and the job sweep (``jobs.jobs_sweep``) runs it again or
+marks it failed, saying so.
 """
 
 from __future__ import annotations
@@ -35,9 +39,19 @@ class Job(models.Model):
     created = models.DateTimeField(auto_now_add=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
+    task = models.CharField(
+        max_length=200, blank=True, help_text="The Celery task that runs it: the job sweep sends it again."
+    )
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="How many runs of it have started.")
+    heartbeat = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the worker running it last said it was at work (queued: when it was last sent).",
+    )
 
     class Meta:
         ordering = ["-created"]
+        indexes = [models.Index(fields=["status", "heartbeat"], name="job_status_heartbeat")]
 
     def __str__(self) -> str:
         return f"{self.label} ({self.get_status_display()}, {self.progress}%)"
@@ -45,3 +59,18 @@ class Job(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status in {self.Status.QUEUED, self.Status.RUNNING}
+
+    # What its page says when a worker stopped under it (see jobs.jobs_sweep).
+    RESTARTED = "Restarted after its worker stopped."
+    WORKER_LOST = "Failed: its worker stopped before it finished."
+
+    @property
+    def note(self) -> str:
+        """Said beside its status: that it was restarted, if it was."""
+        return self.RESTARTED if self.restarted else ""
+
+    @property
+    def restarted(self) -> bool:
+        """An earlier run's worker stopped and it was queued again (only the job sweep does that):
+        more runs started than the one it is running or ran last (none while it is queued)."""
+        return self.attempts > (0 if self.status == self.Status.QUEUED else 1)

@@ -5,7 +5,15 @@ from typing import Any
 from celery import shared_task
 
 
-@shared_task(name="spyleague.core.tasks.load_demo_data", time_limit=120, soft_time_limit=100)
+@shared_task(
+    name="spyleague.core.tasks.load_demo_data",
+    time_limit=120,
+    soft_time_limit=100,
+    # Not safe to run again after a run that stopped half way (the club it made says the demo is
+    # there): acknowledged at once, and a run whose worker stops is marked failed (jobs_sweep).
+    acks_late=False,
+    reject_on_worker_lost=False,
+)
 def load_demo_data(job_id: int) -> None:
     from .demo import demo_data_load
     from .jobs import JobReporter, run_job
@@ -16,3 +24,13 @@ def load_demo_data(job_id: int) -> None:
         return message, result
 
     run_job(job_id, work)
+
+
+@shared_task(name="spyleague.core.tasks.sweep_jobs", time_limit=60, soft_time_limit=50, acks_late=False)
+def sweep_jobs() -> dict[str, int]:
+    """Celery beat: run again, or mark failed, the jobs whose worker stopped (see ``jobs_sweep``).
+
+    Acknowledged at once: a sweep lost with its worker is simply done by the next one."""
+    from .jobs import jobs_sweep
+
+    return jobs_sweep()

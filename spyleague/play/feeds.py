@@ -13,8 +13,12 @@ match that any of its streams watch, and the streams only wait on their feed:
 
 Either way a slower look at the database (every ``SAFETY_SECONDS`` with Redis) catches a notice
 that was lost, and a feed keeps only the newest version and progress: a stream that fell behind
-skips to the newest. Nothing here decides anything about the game: it only passes on versions,
-and the progress as a spectator sees it (all public).
+skips to the newest. While Redis is away (the subscription failed or was dropped) a process works
+as without it, looking often and rendering the progress itself, and subscribes again every
+``RECONNECT_SECONDS`` until Redis is back; no stream fails for it.
+
+Nothing here decides anything about the game: it only passes on versions, and the progress as a
+spectator sees it (all public).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -31,12 +36,13 @@ from typing import Any
 
 from django.conf import settings
 
-from .live import channel
+from .live import SUBSCRIBE_SECONDS, channel, redis_options
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.1  # without Redis: how often a process looks at the versions of its watched matches
 SAFETY_SECONDS = 5.0  # with Redis: how often it looks anyway, for a lost notice
+RECONNECT_SECONDS = 1.0  # while Redis is away: how often the listener subscribes again
 
 
 @dataclass
@@ -76,6 +82,8 @@ class Feeds:
     def __init__(self) -> None:
         self.feeds: dict[int, Feed] = {}
         self.redis = bool(settings.REDIS_URL)
+        self.away = False  # Redis is configured but the subscription is not working: poll instead
+        self.look_soon = False  # look at the database at the next chance (subscribed again)
         self.pubsub: Any = None
         self.client: Any = None
         self.lock = asyncio.Lock()  # subscribing and unsubscribing, in order
@@ -116,8 +124,11 @@ class Feeds:
             if self.redis:
                 try:
                     await self._subscribe(feed.match_id)
-                except Exception:  # the listener connects again; the database looks carry on
-                    log.warning("Could not subscribe to match %s", feed.match_id, exc_info=True)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # the listener connects again; the database looks carry on
+                    self.away = True
+                    log.warning("Could not subscribe to match %s (%s)", feed.match_id, exc)
             # After subscribing: a move made meanwhile is either in this look or in a notice.
             found = await self.run(versions_of, [feed.match_id])
             if feed.match_id in found:
@@ -155,9 +166,11 @@ class Feeds:
             if self.pubsub is None:
                 import redis.asyncio as aioredis
 
-                self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+                self.client = aioredis.Redis.from_url(settings.REDIS_URL, **redis_options())
                 self.pubsub = self.client.pubsub()
-            await self.pubsub.subscribe(channel(match_id), progress_channel(match_id))
+            await asyncio.wait_for(
+                self.pubsub.subscribe(channel(match_id), progress_channel(match_id)), SUBSCRIBE_SECONDS
+            )
 
     async def _unsubscribe(self, match_id: int) -> None:
         from .realtime import progress_channel
@@ -171,20 +184,27 @@ class Feeds:
                 log.warning("Could not unsubscribe from match %s", match_id, exc_info=True)
 
     async def _listen(self) -> None:
-        """With Redis: pass each message on to its match's feed."""
+        """With Redis: pass each message on to its match's feed. While Redis is away the looks
+        at the database stand in for it (``away``), and this subscribes again now and then."""
         while True:
             pubsub = self.pubsub
             try:
-                if pubsub is None:
-                    raise ConnectionError("no pub/sub connection")
+                if pubsub is None or not pubsub.subscribed:
+                    raise ConnectionError("not subscribed")
                 message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.warning("Lost the live updates' Redis connection; connecting again", exc_info=True)
-                await asyncio.sleep(1.0)
+            except Exception as exc:
+                if not self.away:
+                    log.warning("Lost the live updates' Redis connection (%s); looking at the database", exc)
+                self.away = True
+                await asyncio.sleep(RECONNECT_SECONDS)
                 await self._reconnect(pubsub)
                 continue
+            if self.away:
+                log.info("Live updates come from Redis again")
+                self.away = False
+                self.look_soon = True  # for a move made before the subscription was back
             if message is not None:
                 self._dispatch(message)
 
@@ -198,14 +218,16 @@ class Feeds:
                 await _close(broken, self.client)
             import redis.asyncio as aioredis
 
-            self.client = aioredis.Redis.from_url(settings.REDIS_URL)
+            self.client = aioredis.Redis.from_url(settings.REDIS_URL, **redis_options())
             self.pubsub = self.client.pubsub()
             names = [name for m in self.feeds for name in (channel(m), progress_channel(m))]
             try:
                 if names:
-                    await self.pubsub.subscribe(*names)
-            except Exception:
-                log.warning("Redis is still away; the database looks carry on", exc_info=True)
+                    await asyncio.wait_for(self.pubsub.subscribe(*names), SUBSCRIBE_SECONDS)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.debug("Redis is still away (%s); the database looks carry on", exc)
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         name = message.get("channel")
@@ -229,10 +251,16 @@ class Feeds:
                 return
 
     async def _look(self) -> None:
-        """Look at the versions of the watched matches: often without Redis, now and then with it."""
-        every = SAFETY_SECONDS if self.redis else POLL_SECONDS
+        """Look at the versions of the watched matches: often without Redis (or while it is away),
+        now and then with it."""
+        last = time.monotonic()
         while True:
-            await asyncio.sleep(every)
+            await asyncio.sleep(POLL_SECONDS)
+            polling = not self.redis or self.away
+            if not (polling or self.look_soon or time.monotonic() - last >= SAFETY_SECONDS):
+                continue
+            self.look_soon = False
+            last = time.monotonic()
             watched = list(self.feeds)
             if not watched:
                 continue
@@ -251,7 +279,7 @@ class Feeds:
                 if match_id not in found:
                     feed.gone = True
                     feed.wake()
-                elif feed.moved_to(found[match_id]) and not self.redis:
+                elif feed.moved_to(found[match_id]) and polling:
                     moved.append(feed)
             for feed in moved:  # without Redis nobody pushed the progress: render it once here
                 try:

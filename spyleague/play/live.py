@@ -4,34 +4,129 @@ When Redis is configured, each accepted move publishes the match's new version o
 channel; every web process's event stream listens there. Without Redis (the local
 default) the stream reads the version from the database, which every process shares.
 Nothing goes through one process's memory.
+
+Redis is a shortcut, never a dependency: a notice that cannot be published is logged and
+dropped (the streams look at the database now and then anyway), and a stream whose
+subscription fails, or that Redis drops, looks at the database often until it can subscribe
+again. Every connection gives up quickly (``CONNECT_SECONDS``), and after a try that timed out
+(a Redis that does not answer at all) a process skips publishing for a few seconds
+(``PUBLISHING``), so nothing waits on a Redis that is away.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
+from contextlib import suppress
 from functools import cache
 from typing import Any
 
 from django.conf import settings
 
+from ..core.queue import Outage
+
 log = logging.getLogger(__name__)
+
+CONNECT_SECONDS = 1.0  # connecting to Redis gives up after this
+COMMAND_SECONDS = 2.0  # and a command on a connection that stopped answering
+RESUBSCRIBE_SECONDS = 3.0  # while Redis is away, how often a stream tries to subscribe again
+POLL_SECONDS = 0.5  # and how often it looks at the database meanwhile
+SUBSCRIBE_SECONDS = CONNECT_SECONDS + COMMAND_SECONDS  # subscribing gives up after this
+
+PUBLISHING = Outage()  # this process's publishing to Redis, here and in ``realtime``
 
 
 def channel(match_id: int) -> str:
     return f"spyleague:match:{match_id}"
 
 
+def redis_options() -> dict[str, Any]:
+    """Timeouts for every Redis client of the live updates."""
+    return {"socket_connect_timeout": CONNECT_SECONDS, "socket_timeout": COMMAND_SECONDS}
+
+
 @cache
 def _redis() -> Any:
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return redis.Redis.from_url(settings.REDIS_URL, **redis_options())
 
 
 def publish(match_id: int, version: int) -> None:
-    if not settings.REDIS_URL:
+    if not settings.REDIS_URL or PUBLISHING.ongoing():
         return
+    started = time.monotonic()
     try:
         _redis().publish(channel(match_id), str(version))
     except Exception:  # a lost notice is caught up by the stream's own version check
+        PUBLISHING.failed(started=started)
         log.warning("Could not publish match %s version %s to Redis", match_id, version, exc_info=True)
+    else:
+        PUBLISHING.over()
+
+
+class Subscription:
+    """An event stream's subscription to some channels, under ASGI, that survives Redis going away.
+
+    ``wait`` returns when a message arrives or ``timeout`` passes. While there is no working
+    subscription (Redis is away, or dropped it) it returns after ``POLL_SECONDS`` instead, so the
+    stream looks at the database often, and every ``RESUBSCRIBE_SECONDS`` it subscribes again.
+    ``close`` gives back the connection, whatever state it is in.
+    """
+
+    def __init__(self, *channels: str) -> None:
+        self.channels = channels
+        self.client: Any = None
+        self.pubsub: Any = None
+        self.retry_at = 0.0
+
+    async def open(self) -> bool:
+        """Subscribe (before the stream's first look, so no move falls between); True if it did."""
+        import redis.asyncio as aioredis
+
+        self.retry_at = time.monotonic() + RESUBSCRIBE_SECONDS
+        client = aioredis.Redis.from_url(settings.REDIS_URL, **redis_options())
+        pubsub = client.pubsub()
+        try:
+            await asyncio.wait_for(pubsub.subscribe(*self.channels), SUBSCRIBE_SECONDS)
+        except asyncio.CancelledError:
+            await _close(pubsub, client)
+            raise
+        except Exception as exc:
+            await _close(pubsub, client)
+            log.info("No live updates from Redis for now (%s): looking at the database", exc)
+            return False
+        self.client, self.pubsub = client, pubsub
+        return True
+
+    async def wait(self, timeout: float) -> Any:
+        """The next message (or None) within ``timeout``; without a subscription, None soon."""
+        if self.pubsub is None and time.monotonic() >= self.retry_at:
+            await self.open()
+        if self.pubsub is None:
+            await asyncio.sleep(POLL_SECONDS)
+            return None
+        try:
+            return await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # Redis went away: look at the database until it is back
+            log.info("Lost the live updates' Redis connection (%s): looking at the database", exc)
+            await self.close()
+            self.retry_at = time.monotonic() + RESUBSCRIBE_SECONDS
+            return None
+
+    async def close(self) -> None:
+        pubsub, client, self.pubsub, self.client = self.pubsub, self.client, None, None
+        if pubsub is not None:
+            await _close(pubsub, client)
+
+
+async def _close(pubsub: Any, client: Any) -> None:
+    """Close a pub/sub and its client; closing drops the subscriptions (no need to unsubscribe)."""
+    with suppress(Exception):
+        await asyncio.wait_for(pubsub.aclose(), COMMAND_SECONDS)
+    if client is not None:
+        with suppress(Exception):
+            await asyncio.wait_for(client.aclose(), COMMAND_SECONDS)

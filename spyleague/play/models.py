@@ -42,6 +42,13 @@ class Match(models.Model):
     )
     outcome = models.JSONField(null=True, blank=True)
     deadline = models.DateTimeField(null=True, blank=True, help_text="When an open reaction window closes.")
+    bot_turn = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="While a bot is to act: when the match last moved, or its bots were last asked to. "
+        "Empty while only people are. The bot sweep asks the bots of a match left so for a while.",
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)

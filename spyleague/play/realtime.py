@@ -38,9 +38,10 @@ from __future__ import annotations
 import json
 import logging
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from django.conf import settings
@@ -50,6 +51,7 @@ from django.utils import timezone
 
 from games import get_engine
 
+from . import live
 from .models import Match, MatchSeat, Move
 from .state import match_state
 
@@ -187,7 +189,7 @@ def bots_pace(*, match: Match, state: Any, seats: Sequence[int], now: float | No
 def _redis() -> Any:
     import redis
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2)
+    return redis.Redis.from_url(settings.REDIS_URL, **live.redis_options())
 
 
 def _bot_seats(match: Match, state: Any) -> list[int]:
@@ -247,15 +249,20 @@ def bots_follow_up(*, match_id: int) -> float | None:
         delay = max(0.05, pace.next_at - timezone.now().timestamp())
     else:
         return None
+    if live.PUBLISHING.ongoing():
+        return None  # Redis timed out moments ago: the pages' ticks and the bot sweep drive the bots
+    started = time.monotonic()
     try:
         if not _redis().set(f"spyleague:race-bots:{match_id}", "1", nx=True, px=max(1, int(delay * 1000))):
             return None  # a run is already waiting
     except Exception:  # without Redis the pages' ticks still drive the bots
+        live.PUBLISHING.failed(started=started)
         log.warning("Could not schedule the bots of match %s", match_id, exc_info=True)
         return None
+    from ..core.queue import send_task_safely
     from .tasks import run_bots
 
-    transaction.on_commit(lambda: run_bots.apply_async((match_id,), countdown=delay))
+    transaction.on_commit(partial(send_task_safely, run_bots, match_id, countdown=delay))
     return delay
 
 
@@ -301,11 +308,13 @@ def progress_publish(*, match_id: int, version: int, html: str) -> None:
     request: the race's event streams pass it on (``views.race_events``). A lost message costs
     nothing: a page that does not get it soon after the version's update fetches it itself.
     """
-    if not settings.REDIS_URL:
+    if not settings.REDIS_URL or live.PUBLISHING.ongoing():
         return
+    started = time.monotonic()
     try:
         _redis().publish(progress_channel(match_id), progress_message(version, html))
     except Exception:
+        live.PUBLISHING.failed(started=started)
         log.warning("Could not publish the progress of match %s", match_id, exc_info=True)
 
 

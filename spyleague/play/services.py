@@ -27,9 +27,11 @@ from games import IllegalAction, InvalidOptions, engines, game_info, get_bots, g
 from games.core import chance
 
 from ..clubs.models import Club, Player
+from ..core.queue import send_task_safely
 from . import live
 from .models import Match, MatchSeat, Move
 from .state import match_state, remember_state
+from .sweeps import bot_turn
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +228,8 @@ def match_start(*, user: Any, match_id: int, fill_with: str | None = None) -> Ma
             seat.bot = name
             seat.save(update_fields=["bot"])
     match.status = Match.Status.PLAYING
-    match.save(update_fields=["status", "updated"])
+    match.bot_turn = bot_turn(match, match_state(match))
+    match.save(update_fields=["status", "updated", "bot_turn"])
     _clock_start(match)
     _after_change(match)
     return match
@@ -235,16 +238,21 @@ def match_start(*, user: Any, match_id: int, fill_with: str | None = None) -> Ma
 def _touch(match: Match) -> None:
     """A change of seats: bump nothing in the log, but tell the watchers."""
     match.save(update_fields=["updated"])
-    transaction.on_commit(lambda: live.publish(match.pk, match.version))
+    transaction.on_commit(partial(live.publish, match.pk, match.version))
 
 
 def _after_change(match: Match) -> None:
-    match_id, version = match.pk, match.version
-    transaction.on_commit(lambda: live.publish(match_id, version))
+    """After the commit: tell the watchers, and queue the bots' turn.
+
+    Neither may fail nor hold up the action, which is applied: a notice that cannot be published
+    is caught up by the streams' own looks, and a bots' turn the broker did not take by the
+    periodic sweep of matches waiting on a bot.
+    """
+    transaction.on_commit(partial(live.publish, match.pk, match.version))
     if match.status == Match.Status.PLAYING and any(s.bot for s in match.seat_set.all()):
         from .tasks import run_bots  # only a match with bots has any to run
 
-        transaction.on_commit(lambda: run_bots.delay(match_id))
+        transaction.on_commit(partial(send_task_safely, run_bots, match.pk))
 
 
 def _apply(match: Match, seat: int, action: dict[str, Any]) -> Any:
@@ -267,9 +275,11 @@ def _apply(match: Match, seat: int, action: dict[str, Any]) -> Any:
         fields += ["status", "outcome"]
         from .results import match_report_result
 
-        transaction.on_commit(lambda: match_report_result(match_id=match.pk))
+        # Robust: the move is applied whatever becomes of its report (the error is logged).
+        transaction.on_commit(partial(match_report_result, match_id=match.pk), robust=True)
     match.deadline = _deadline(match, new_state, state)
-    match.save(update_fields=fields)
+    match.bot_turn = bot_turn(match, new_state)
+    match.save(update_fields=[*fields, "bot_turn"])
     remember_state(match, new_state)
     return new_state
 

@@ -2,8 +2,10 @@ from __future__ import annotations
 
 from celery import shared_task
 
+from ..core.jobs import SAFE_TWICE
 
-@shared_task(name="spyleague.play.tasks.run_bots", time_limit=120, soft_time_limit=100)
+
+@shared_task(name="spyleague.play.tasks.run_bots", time_limit=120, soft_time_limit=100, **SAFE_TWICE)
 def run_bots(match_id: int) -> int:
     """Let the bots of a match act until a person must.
 
@@ -18,3 +20,13 @@ def sweep_timeouts() -> int:
     from .services import match_timeouts_close
 
     return match_timeouts_close()
+
+
+@shared_task(name="spyleague.play.tasks.sweep_bots", time_limit=60, soft_time_limit=50, acks_late=False)
+def sweep_bots() -> int:
+    """Celery beat: ask the bots of every match that waits on them (see ``sweeps``).
+
+    Acknowledged at once: a sweep lost with its worker is simply done by the next one."""
+    from .sweeps import bots_sweep
+
+    return bots_sweep()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_POST
 from games import engines, games, get_engine
 
 from ..core.inputs import MAX_ID, Refused, json_value, whole_number
-from . import services
+from . import live, services
 from .forms import MatchForm
 from .live import channel
 from .models import Match
@@ -26,6 +27,8 @@ from .realtime import is_real_time
 from .selectors import match_picture
 
 STREAM_SECONDS = 300  # a stream ends after this; the browser reconnects by itself
+
+log = logging.getLogger(__name__)
 
 
 def lobby(request: HttpRequest, form: MatchForm | None = None, status: int = 200) -> HttpResponse:
@@ -262,11 +265,30 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 # --- live updates: server-sent events ---------------------------------------------------------
+#
+# A stream lives for minutes and mostly waits, so it holds no database connection while it waits:
+# each look at the match gives its connection straight back (to the pool, or closed), and so does
+# the view before the stream starts. A stream that ends, however it ends, gives back its Redis
+# subscription too.
+
+
+def _release_connection() -> None:
+    """Give this thread's server connection back now, rather than when the response ends."""
+    if connection.vendor != "sqlite" and not connection.in_atomic_block:
+        connection.close()
 
 
 def _version_key(match_id: int) -> str | None:
     row = Match.objects.filter(pk=match_id).values_list("version", "status", "updated").first()
     return None if row is None else f"{row[0]}-{row[1]}-{row[2].timestamp():.3f}"
+
+
+def _look(match_id: int) -> str | None:
+    """The match's version key (None once it is gone), holding no connection afterwards."""
+    try:
+        return _version_key(match_id)
+    finally:
+        _release_connection()
 
 
 def _sse(event: str, data: str) -> str:
@@ -278,11 +300,7 @@ def _sync_stream(match_id: int, seen: str | None) -> Iterator[str]:
     end = time.monotonic() + STREAM_SECONDS
     while time.monotonic() < end:
         try:
-            key = _version_key(match_id)
-            if connection.vendor != "sqlite" and not connection.in_atomic_block:
-                # A stream lives for minutes: give the connection back between looks, so open
-                # pages never exhaust the database's connections.
-                connection.close()
+            key = _look(match_id)
         except Exception:  # the database went away (shutdown): end the stream, the browser reconnects
             return
         if key is None:
@@ -295,38 +313,41 @@ def _sync_stream(match_id: int, seen: str | None) -> Iterator[str]:
         time.sleep(0.5 if not settings.REDIS_URL else 1.0)
 
 
-async def _async_stream(match_id: int, seen: str | None) -> AsyncIterator[str]:
-    yield "retry: 2000\n\n"
-    version_key = sync_to_async(_version_key)
-    end = time.monotonic() + STREAM_SECONDS
-    pubsub = None
-    if settings.REDIS_URL:
-        import redis.asyncio as aioredis
+NOTICE_WAIT_SECONDS = 5.0  # with Redis, how long a stream waits for a notice before it looks anyway
 
-        client = aioredis.Redis.from_url(settings.REDIS_URL)
-        pubsub = client.pubsub()
-        await pubsub.subscribe(channel(match_id))
+
+async def _async_stream(match_id: int, seen: str | None) -> AsyncIterator[str]:
+    """Under ASGI: wakes at once on a published move (Redis), and looks at the database now and
+    then regardless; while Redis is away, often (``live.Subscription``)."""
+    yield "retry: 2000\n\n"
+    look = sync_to_async(_look)
+    end = time.monotonic() + STREAM_SECONDS
+    subscription = live.Subscription(channel(match_id)) if settings.REDIS_URL else None
     try:
+        if subscription is not None:
+            await subscription.open()  # before the first look: a move made meanwhile is in one or the other
         while time.monotonic() < end:
-            key = await version_key(match_id)
+            try:
+                key = await look(match_id)
+            except Exception:  # the database is away: end the stream, the browser reconnects
+                log.warning("Could not look at match %s for its event stream", match_id, exc_info=True)
+                return
             if key is None:
                 return
             if key != seen:
                 seen = key
                 yield _sse("update", key)
-            if pubsub is not None:
-                # Wake at once on a published move; check the database now and then regardless.
-                await pubsub.get_message(ignore_subscribe_messages=True, timeout=5.0)
+            if subscription is not None:
+                await subscription.wait(min(NOTICE_WAIT_SECONDS, max(0.0, end - time.monotonic())))
             else:
                 await asyncio.sleep(0.5)
     finally:
-        if pubsub is not None:
-            await pubsub.unsubscribe()
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+        if subscription is not None:
+            await subscription.close()
 
 
 def match_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    if not Match.objects.filter(pk=pk).exists():
+    if _look(pk) is None:  # and the connection is given back: the stream holds none while it waits
         raise Http404("No such match.")
     seen = request.GET.get("v")
     stream: Any = _async_stream(pk, seen) if isinstance(request, ASGIRequest) else _sync_stream(pk, seen)
@@ -404,19 +425,18 @@ def race_tick(request: HttpRequest, pk: int) -> HttpResponse:
 RACE_POLL_SECONDS = 0.25  # without Redis, how often a race's event stream looks at the version
 
 
-def _race_version(match_id: int) -> int | None:
+def _race_version(match_id: int, *, keep: bool = False) -> int | None:
     """The match's version, for a race stream as it opens and for the WSGI stream's looks.
 
-    On a server database the connection goes back at once (to the pool, or closed) unless
-    the stream polls it without Redis: an open race page holds no connection while it waits.
+    On a server database the connection goes back at once (to the pool, or closed), so an
+    open race page holds no connection while it waits; unless ``keep``: the WSGI stream keeps
+    it while it polls the database four times a second (without Redis, under ``runserver``).
     """
-    from django.db import connection
-
     try:
         return Match.objects.filter(pk=match_id).values_list("version", flat=True).first()
     finally:
-        if settings.REDIS_URL and connection.vendor != "sqlite" and not connection.in_atomic_block:
-            connection.close()
+        if not keep:
+            _release_connection()
 
 
 def _race_sync_stream(match_id: int, seen: int | None) -> Iterator[str]:
@@ -424,7 +444,7 @@ def _race_sync_stream(match_id: int, seen: int | None) -> Iterator[str]:
     end = time.monotonic() + STREAM_SECONDS
     while time.monotonic() < end:
         try:
-            version = _race_version(match_id)
+            version = _race_version(match_id, keep=not settings.REDIS_URL)
         except Exception:  # the database went away (shutdown): end the stream, the browser reconnects
             return
         if version is None:

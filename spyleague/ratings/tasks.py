@@ -4,8 +4,12 @@ from typing import Any
 
 from celery import shared_task
 
+from ..core.jobs import SAFE_TWICE
 
-@shared_task(name="spyleague.ratings.tasks.recompute_ratings_task", time_limit=600, soft_time_limit=540)
+
+@shared_task(
+    name="spyleague.ratings.tasks.recompute_ratings_task", time_limit=600, soft_time_limit=540, **SAFE_TWICE
+)
 def recompute_ratings_task(job_id: int) -> None:
     """Replay a game's confirmed results. Safe to run twice, or beside another run: the run that
     read the results last writes last (see ``ratings.services``)."""

@@ -4,8 +4,12 @@ from typing import Any
 
 from celery import shared_task
 
+from ..core.jobs import SAFE_TWICE
 
-@shared_task(name="spyleague.tournaments.tasks.pair_round_task", time_limit=300, soft_time_limit=270)
+
+@shared_task(
+    name="spyleague.tournaments.tasks.pair_round_task", time_limit=300, soft_time_limit=270, **SAFE_TWICE
+)
 def pair_round_task(job_id: int) -> None:
     """Pair the next round as a draft. Safe to run twice: the draft that exists is kept."""
     from ..core.jobs import JobReporter, run_job
@@ -27,7 +31,12 @@ def pair_round_task(job_id: int) -> None:
     run_job(job_id, work)
 
 
-@shared_task(name="spyleague.tournaments.tasks.recompute_standings_task", time_limit=300, soft_time_limit=270)
+@shared_task(
+    name="spyleague.tournaments.tasks.recompute_standings_task",
+    time_limit=300,
+    soft_time_limit=270,
+    **SAFE_TWICE,
+)
 def recompute_standings_task(job_id: int) -> None:
     """Recompute an event's standings from its results. Idempotent: the rows are replaced."""
     from ..core.jobs import JobReporter, run_job

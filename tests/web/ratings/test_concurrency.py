@@ -131,7 +131,9 @@ def test_two_recomputes_of_one_event_and_one_game_at_once_both_succeed(club: Any
 
 def test_queueing_one_key_at_once_makes_one_job(club: Any, organiser: Any) -> None:
     class Task:
-        def delay(self, job_id: int) -> None:
+        name = "count"
+
+        def apply_async(self, args: Any, **options: Any) -> None:
             return None
 
     made: list[int] = []
@@ -183,7 +185,7 @@ def test_while_the_worker_is_busy_corrections_at_once_queue_one_recompute(
     event, waiting = entered_round(club, organiser)
     for result in waiting:
         result_confirm(user=organiser, result=result)
-    monkeypatch.setattr(tasks.recompute_ratings_task, "delay", lambda job_id: None)  # not started yet
+    monkeypatch.setattr(tasks.recompute_ratings_task, "apply_async", lambda *a, **k: None)  # not started yet
     confirmed = list(Result.objects.filter(status=Result.Status.CONFIRMED))
 
     def correct(result: Result) -> Callable[[], Any]:

@@ -1,0 +1,24 @@
+"""The fault tests run wherever ``redis-server`` is installed, and must run in CI."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .procs import Site, have_redis_server, site
+
+REQUIRED = os.environ.get("CI") == "true" or bool(os.environ.get("SPYLEAGUE_REQUIRE_SERVICES"))
+
+
+@pytest.fixture
+def deployment(tmp_path: Path) -> Iterator[Site]:
+    """A database, a Redis and the site's processes of this test's own (started by the test)."""
+    if not have_redis_server():
+        if REQUIRED:
+            pytest.fail("redis-server is not installed: CI must run the fault tests.")
+        pytest.skip("redis-server is not installed (apt-get install redis-server).")
+    with site(tmp_path) as s:
+        yield s

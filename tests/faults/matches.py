@@ -1,0 +1,232 @@
+"""Playing matches on a fault test's site from outside, as browsers and API scripts do.
+
+``Client`` speaks to the site over HTTP and times every answer; ``EventStream`` holds a match
+page's event stream open in a thread of its own; ``replayed`` rebuilds a match from its move
+log through the engine, in the site's own Django, to hold against what the site serves.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from typing import Any
+
+from .procs import Site
+
+
+@contextmanager
+def logs_on_failure(site: Site) -> Iterator[None]:
+    """On a failure, print the tail of every process's log (pytest shows it with the failure)."""
+    try:
+        yield
+    except BaseException:
+        print(site.logs())
+        raise
+
+
+@dataclass
+class Answer:
+    status: int  # 0: no answer (refused, reset, timed out)
+    body: Any
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return 200 <= self.status < 300
+
+
+class Client:
+    """One user's API token (or none) against the site; each call is timed."""
+
+    def __init__(self, site: Site, token: str = "") -> None:
+        self.site, self.token = site, token
+
+    def call(self, method: str, path: str, body: Any = None, *, timeout: float = 10.0) -> Answer:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.site.url + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        if self.token:
+            request.add_header("Authorization", f"Token {self.token}")
+        started = time.monotonic()
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                status, raw = response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            status, raw = exc.code, exc.read()
+        except (OSError, http.client.HTTPException) as exc:  # refused, reset, timed out
+            return Answer(0, repr(exc), time.monotonic() - started)
+        seconds = time.monotonic() - started
+        try:
+            payload: Any = json.loads(raw)
+        except ValueError:
+            payload = raw.decode(errors="replace")
+        return Answer(status, payload, seconds)
+
+    def get(self, path: str, **kwargs: Any) -> Answer:
+        return self.call("GET", path, **kwargs)
+
+    def post(self, path: str, body: Any = None, **kwargs: Any) -> Answer:
+        return self.call("POST", path, body if body is not None else {}, **kwargs)
+
+
+def sign_up(site: Site, username: str) -> Client:
+    answer = Client(site).post(
+        "/api/signup/", {"username": username, "name": username.title(), "password": "faults-pass-8271"}
+    )
+    assert answer.status == 201, answer
+    return Client(site, answer.body["token"])
+
+
+def new_match(client: Client, **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/matches/", body)
+    assert answer.status == 201, answer
+    return dict(answer.body)
+
+
+@dataclass
+class Event:
+    name: str
+    data: str
+    at: float  # time.monotonic() when it arrived
+
+
+@dataclass
+class EventStream:
+    """A match page's event stream (``/play/matches/<id>/events/``), read in a thread."""
+
+    site: Site
+    path: str
+    events: list[Event] = field(default_factory=list)
+    error: str = ""
+    ended: bool = False
+    status: int = 0
+
+    def __post_init__(self) -> None:
+        self.conn = http.client.HTTPConnection("127.0.0.1", self.site.port, timeout=30)
+        self.opened = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            self.conn.request("GET", self.path, headers={"Accept": "text/event-stream"})
+            response = self.conn.getresponse()
+            self.status = response.status
+            self.opened.set()
+            name, data = "message", ""
+            while True:
+                line = response.readline()
+                if not line:
+                    break
+                text = line.decode().rstrip("\r\n")
+                if text.startswith("event:"):
+                    name = text[6:].strip()
+                elif text.startswith("data:"):
+                    data = text[5:].strip()
+                elif text == "" and data:
+                    self.events.append(Event(name, data, time.monotonic()))
+                    name, data = "message", ""
+        except Exception as exc:  # closed by the test, or by the server going away
+            self.error = repr(exc)
+        finally:
+            self.ended = True
+            self.opened.set()
+
+    def updates(self) -> list[str]:
+        return [event.data for event in self.events if event.name == "update"]
+
+    def saw_version(self, version: int) -> bool:
+        """An ``update`` for that version (a match key ``version-status-time``, or a race's version)."""
+        return any(key.split("-", 1)[0] == str(version) for key in self.updates())
+
+    def saw_progress(self, version: int) -> bool:
+        """A race's ``progress`` event for that version."""
+        return any(json.loads(e.data)["v"] == version for e in self.events if e.name == "progress")
+
+    def close(self) -> None:
+        sock = self.conn.sock
+        if sock is not None:
+            with suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        self.conn.close()
+        self.thread.join(5)
+
+
+def match_events(site: Site, match_id: int) -> EventStream:
+    return EventStream(site, f"/play/matches/{match_id}/events/")
+
+
+def race_events(site: Site, match_id: int) -> EventStream:
+    """A race page's stream (Spy vs Spy): versions, and the racers' progress."""
+    return EventStream(site, f"/play/matches/{match_id}/race/events/")
+
+
+REPLAY = """
+import json
+from games import get_engine
+from spyleague.play.models import Match, Move
+
+match = Match.objects.get(pk={match_id})
+engine = get_engine(match.game)
+moves = list(Move.objects.filter(match=match).order_by("number").values_list("number", "seat", "action"))
+problems = []
+if [n for n, _, _ in moves] != list(range(1, len(moves) + 1)):
+    problems.append(f"move numbers {{[n for n, _, _ in moves]}} are not 1..{{len(moves)}}")
+if match.version != len(moves):
+    problems.append(f"version {{match.version}} but {{len(moves)}} moves")
+state = engine.start(match.seats, match.seed, match.options)
+
+
+def picture(state):
+    return {{"view": engine.view(state, {seat}), "to_act": sorted(engine.to_act(state))}}
+
+
+at = picture(state) if {upto} == 0 else {{}}
+for number, seat, action in moves:
+    if seat not in engine.to_act(state):
+        problems.append(f"move {{number}}: seat {{seat}} was not to act")
+    state = engine.apply(state, seat, action)  # an illegal (doubled) move raises here
+    if number == {upto}:
+        at = picture(state)
+outcome = engine.outcome(state)
+finished = outcome is not None
+if finished != (match.status == Match.Status.FINISHED):
+    problems.append(f"status {{match.status}} but the replay is {{'over' if finished else 'going on'}}")
+if finished and outcome.as_dict()["places"] != (match.outcome or {{}}).get("places"):
+    problems.append("the stored outcome is not the replay's")
+print("REPLAY" + json.dumps({{
+    "version": match.version,
+    "moves": [[n, s, a] for n, s, a in moves],
+    "problems": problems,
+    "at": at,
+}}, default=list))
+"""
+
+
+def replayed(site: Site, match_id: int, *, upto: int, seat: int = 0) -> dict[str, Any]:
+    """The match's move log replayed through the engine in the site's Django: the stored version,
+    the log, what does not add up (``problems``), and the seat's view after ``upto`` moves."""
+    printed = site.shell(REPLAY.format(match_id=match_id, upto=upto, seat=seat))
+    line = next(line for line in printed.splitlines() if line.startswith("REPLAY"))
+    return dict(json.loads(line[len("REPLAY") :]))
+
+
+def check_served_state(site: Site, client: Client, match_id: int, seat: int = 0) -> dict[str, Any]:
+    """The log replays without a fault, and what the API serves is the replay's state."""
+    served = client.get(f"/api/matches/{match_id}/")
+    assert served.ok, served
+    replay = replayed(site, match_id, upto=served.body["version"], seat=seat)
+    assert replay["problems"] == [], replay["problems"]
+    assert replay["version"] >= served.body["version"]
+    expected = json.loads(json.dumps(replay["at"]))
+    assert served.body["to_act"] == expected["to_act"]
+    assert served.body["view"] == expected["view"]
+    return replay

@@ -1,0 +1,242 @@
+"""Redis goes away mid-match and comes back: the site answers throughout and heals by itself.
+
+The site is served as deployed (gunicorn with uvicorn workers) with a Celery worker and beat, all
+on a Redis of the test's own, which the test stops and starts again on the same port. Each web
+process gets a small database pool (fewer connections than the event streams held open), so a
+stream that kept its connection would starve the pages at once.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from .matches import (
+    Client,
+    EventStream,
+    check_served_state,
+    logs_on_failure,
+    match_events,
+    new_match,
+    race_events,
+    sign_up,
+)
+from .procs import Site, wait_until
+
+pytestmark = pytest.mark.xdist_group("faults")
+
+PAGE_SECONDS = 2.0  # every page answers within this while Redis is away
+HEAL_SECONDS = 10.0  # and the site is whole again this soon after it is back
+POOL = 3  # database connections per web process
+SWEEP_SECONDS = 2  # how long a match waits on its bots before the bot sweep asks them again
+STREAMS = 8  # event streams opened before the outage, and as many again during it
+RACE_STREAMS = 4  # race pages' streams (they share one feed per web process)
+
+
+def redis_client(site: Site) -> Any:
+    import redis
+
+    return redis.Redis(port=site.redis.port, socket_connect_timeout=1, socket_timeout=2)
+
+
+def subscribers(site: Site, match_id: int) -> int:
+    """How many connections listen on the match's live channel (``live.channel``)."""
+    name = f"spyleague:match:{match_id}"
+    return int(dict(redis_client(site).pubsub_numsub(name))[name.encode()])
+
+
+def my_turn(client: Client, match_id: int) -> dict[str, Any] | None:
+    """The match once the bots are done and only seat 0 (the test's) is to act."""
+    answer = client.get(f"/api/matches/{match_id}/")
+    return answer.body if answer.ok and answer.body["to_act"] == [0] else None
+
+
+def move_until_a_bot_is_due(client: Client, match_id: int) -> tuple[list[Any], dict[str, Any]]:
+    """Seat 0's moves, each answered within ``PAGE_SECONDS``, until a bot is to act (or has acted).
+
+    The moves made as (version before, action, seconds to answer), and the match as the last
+    answer showed it.
+    """
+    made: list[Any] = []
+    turn = client.get(f"/api/matches/{match_id}/").body
+    while len(made) < 20:
+        version, action = turn["version"], turn["legal"][0]
+        answer = client.post(f"/api/matches/{match_id}/act/", {"action": action, "version": version})
+        assert answer.status == 200, answer
+        assert answer.seconds < PAGE_SECONDS, answer.seconds
+        made.append((version, action, round(answer.seconds, 3)))
+        turn = answer.body
+        if turn["to_act"] != [0] or turn["version"] > version + 1:
+            return made, turn
+    raise AssertionError(f"no bot was due after {len(made)} moves")
+
+
+def race_move(client: Client, match_id: int) -> int:
+    """A racer's move, answered within ``PAGE_SECONDS``; the version it made."""
+    turn = client.get(f"/api/matches/{match_id}/").body
+    answer = client.post(f"/api/matches/{match_id}/act/", {"action": turn["legal"][0]})
+    assert answer.status == 200 and answer.seconds < PAGE_SECONDS, answer
+    return int(answer.body["version"])
+
+
+def pages(client: Client, paths: dict[str, str]) -> dict[str, float]:
+    """Fetch each page; each must answer 200 within ``PAGE_SECONDS``. Their times, by name."""
+    times = {}
+    for name, path in paths.items():
+        answer = client.get(path)
+        assert answer.status == 200, (name, answer)
+        assert answer.seconds < PAGE_SECONDS, (name, answer.seconds)
+        times[name] = round(answer.seconds, 3)
+    return times
+
+
+def all_opened(streams: list[EventStream]) -> bool:
+    return all(s.status == 200 and s.updates() for s in streams)
+
+
+def test_the_site_answers_through_a_redis_outage_and_heals_by_itself(deployment: Site) -> None:
+    with logs_on_failure(deployment):
+        outage(deployment)
+
+
+def outage(site: Site) -> None:
+    site.env.update(
+        {
+            "DATABASE_POOL_MAX_SIZE": str(POOL),
+            "DATABASE_POOL_MIN_SIZE": "1",
+            "SPYLEAGUE_SWEEP_SECONDS": str(SWEEP_SECONDS),
+        }
+    )
+    web, worker, beat = site.web(), site.worker(), site.beat()
+    web.start()
+    worker.start()
+    beat.start()
+    site.wait_web()
+
+    ann = sign_up(site, "ann")
+    club = ann.post("/api/clubs/", {"name": "Outage Club"})
+    assert club.status == 201, club
+    event = ann.post("/api/events/", {"club": club.body["slug"], "name": "Outage Open", "game": "black-spy"})
+    assert event.status == 201, event
+    # Two matches against bots; the worker plays the bots' first moves.
+    a = new_match(ann, game="black-spy", seats=3, start=True, fill_with="random")["id"]
+    b = new_match(ann, game="black-spy", seats=3, start=True, fill_with="random")["id"]
+    wait_until(lambda: my_turn(ann, a), timeout=20, what="the bots of match A to play")
+    wait_until(lambda: my_turn(ann, b), timeout=20, what="the bots of match B to play")
+    # And a race (Spy vs Spy) of one: its pages' streams share a feed in each web process.
+    race = new_match(ann, game="spy-vs-spy", seats=1, start=True)["id"]
+
+    streams = [match_events(site, a) for _ in range(STREAMS)]
+    wait_until(lambda: all_opened(streams), timeout=10, what="the event streams to open")
+    wait_until(lambda: subscribers(site, a) == STREAMS, timeout=10, what="the streams to subscribe")
+    racing = [race_events(site, race) for _ in range(RACE_STREAMS)]
+    wait_until(lambda: all_opened(racing), timeout=10, what="the race streams to open")
+    wait_until(lambda: subscribers(site, race) >= 1, timeout=10, what="the race feeds to subscribe")
+
+    # --- Redis goes away --------------------------------------------------------------------
+    site.redis.stop()
+    down = time.monotonic()
+    paths = {
+        "home": "/",
+        "event": f"/events/{event.body['id']}/",
+        "lobby": "/play/",
+        "match": f"/play/matches/{a}/",
+        "api": f"/api/matches/{a}/",
+    }
+    times = {"outage": pages(ann, paths)}
+    health = ann.get("/health/")
+    assert health.status == 503 and health.body["broker"]["ok"] is False, health
+    assert health.body["database"]["ok"] is True and health.seconds < PAGE_SECONDS, health
+    times["health"] = {"down": round(health.seconds, 3)}
+
+    # Pages reconnecting during the outage: more streams than the pools have connections.
+    streams += [match_events(site, a) for _ in range(STREAMS)]
+    wait_until(lambda: all_opened(streams), timeout=10, what="the event streams to open without Redis")
+    assert not any(s.ended for s in streams), [s.error for s in streams if s.ended]
+    times["with streams"] = pages(ann, paths)
+
+    # Moves: applied and answered at once, though their notices and the bots' turn that the
+    # last one makes due cannot be sent (the bot sweep asks the bots again once Redis is back).
+    made, after = move_until_a_bot_is_due(ann, a)
+    assert after["version"] == made[-1][0] + 1  # the bots could not move
+    times["moves"] = {"answers": [seconds for _, _, seconds in made]}
+    # The streams see them by looking at the database.
+    wait_until(
+        lambda: all(s.saw_version(after["version"]) for s in streams),
+        timeout=5,
+        what="every stream to announce the moves made without Redis",
+    )
+    # A racer's move: its pages' feeds look at the database and render the progress themselves.
+    raced = race_move(ann, race)
+    wait_until(
+        lambda: all(s.saw_version(raced) and s.saw_progress(raced) for s in racing),
+        timeout=5,
+        what="every race stream to announce the race move made without Redis, with its progress",
+    )
+    times["after the move"] = pages(ann, paths)
+    # The streams keep trying to subscribe while Redis stays away (a page left open through a
+    # long outage): let each of them try and fail twice more, looking at the database meanwhile.
+    wait_until(
+        lambda: web.output().count("No live updates from Redis for now") >= 5 * STREAMS,
+        timeout=20,
+        what="the streams to try Redis again",
+    )
+    assert not any(s.ended for s in streams + racing), [s.error for s in streams + racing if s.ended]
+    times["after the streams tried again"] = pages(ann, paths)
+
+    # --- Redis comes back, on the same port ---------------------------------------------------
+    site.redis.start()
+    back = time.monotonic()
+    times["outage"]["lasted"] = round(back - down, 3)
+
+    def healthy() -> bool:
+        answer = ann.get("/health/")
+        return answer.status == 200 and answer.body["broker"]["ok"] is True
+
+    wait_until(healthy, timeout=HEAL_SECONDS, what="/health/ to report the broker again")
+    times["health"]["healed after"] = round(time.monotonic() - back, 3)
+    wait_until(
+        lambda: subscribers(site, a) == len(streams),
+        timeout=HEAL_SECONDS - (time.monotonic() - back),
+        what="every stream to subscribe again",
+    )
+    times["streams"] = {"subscribed again after": round(time.monotonic() - back, 3)}
+    # A move now queues its bots' turn again, and the worker plays it.
+    made_b, _ = move_until_a_bot_is_due(ann, b)
+    wait_until(
+        lambda: ann.get(f"/api/matches/{b}/").body["version"] > made_b[-1][0] + 1,
+        timeout=HEAL_SECONDS - (time.monotonic() - back),
+        what="the bots of match B to move after Redis came back",
+    )
+    times["bots"] = {"B moved after": round(time.monotonic() - back, 3)}
+    # The bots' turn lost with Redis: the bot sweep asks them again.
+    wait_until(
+        lambda: ann.get(f"/api/matches/{a}/").body["version"] > after["version"],
+        timeout=HEAL_SECONDS - (time.monotonic() - back),
+        what="the bots of match A, whose turn was lost with Redis, to move",
+    )
+    times["bots"]["A moved after"] = round(time.monotonic() - back, 3)
+    wait_until(lambda: subscribers(site, race) >= 1, timeout=5, what="the race feeds to subscribe again")
+    raced = race_move(ann, race)
+    wait_until(lambda: all(s.saw_version(raced) for s in racing), timeout=5, what="the race streams to go on")
+    times["back"] = pages(ann, paths)
+    assert all(not s.ended for s in streams + racing), [s.error for s in streams + racing if s.ended]
+
+    # Closed streams give back their subscriptions.
+    for stream in streams + racing:
+        stream.close()
+    wait_until(lambda: subscribers(site, a) == 0, timeout=10, what="the closed streams to unsubscribe")
+    wait_until(lambda: subscribers(site, race) == 0, timeout=10, what="the race feeds to unsubscribe")
+
+    # Nothing lost or doubled: the logs replay to what the site serves, with each move made
+    # without Redis in its place.
+    replay = check_served_state(site, ann, a)
+    for version, action, _ in made:
+        assert replay["moves"][version] == [version + 1, 0, action]
+    check_served_state(site, ann, b)
+    check_served_state(site, ann, race)
+    assert worker.running, worker.output()[-3000:]
+    assert beat.running, beat.output()[-3000:]
+    print(f"\nRedis outage, seconds: {times}")

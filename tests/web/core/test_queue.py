@@ -1,0 +1,74 @@
+"""Queueing follow-up work never fails, nor holds up, the request that queues it."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from django.test import override_settings
+from kombu.exceptions import OperationalError
+
+from spyleague.core import queue
+from spyleague.play import live, tasks
+
+
+@pytest.fixture(autouse=True)
+def no_outage() -> Any:
+    queue.BROKER.over()
+    yield
+    queue.BROKER.over()
+
+
+def test_with_eager_celery_the_task_runs_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: list[Any] = []
+    monkeypatch.setattr(tasks.run_bots, "apply_async", lambda args, **options: ran.append((args, options)))
+    assert queue.send_task_safely(tasks.run_bots, 7) is True
+    assert ran == [((7,), {"countdown": None})]
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=False)
+def test_a_send_keeps_no_result_and_a_broker_away_is_logged_not_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    sent: list[Any] = []
+    monkeypatch.setattr(tasks.run_bots, "apply_async", lambda args, **options: sent.append((args, options)))
+    assert queue.send_task_safely(tasks.run_bots, 7, countdown=1.5) is True
+    assert sent == [((7,), {"countdown": 1.5, "ignore_result": True})]
+
+    def refused(args: Any, **options: Any) -> None:
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.run_bots, "apply_async", refused)
+    with caplog.at_level(logging.WARNING, logger="spyleague.core.queue"):
+        assert queue.send_task_safely(tasks.run_bots, 7) is False
+    assert "Could not queue spyleague.play.tasks.run_bots(7,)" in caplog.text
+    # A refusal is quick: the next send tries again (the first after the broker is back goes through).
+    assert not queue.BROKER.ongoing()
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=False)
+def test_after_a_send_timed_out_sends_are_skipped_for_a_while(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[Any] = []
+
+    def timed_out(args: Any, **options: Any) -> None:
+        calls.append(args)
+        raise OperationalError("Timeout connecting to server")
+
+    monkeypatch.setattr(queue, "SLOW_SECONDS", -1.0)  # every failure counts as slow
+    monkeypatch.setattr(tasks.run_bots, "apply_async", timed_out)
+    assert queue.send_task_safely(tasks.run_bots, 7) is False
+    assert queue.BROKER.ongoing()
+    assert queue.send_task_safely(tasks.run_bots, 8) is False
+    assert calls == [(7,)]  # the second was not tried: it would have waited for the timeout too
+
+
+@override_settings(REDIS_URL="redis://127.0.0.1:1/0")
+def test_a_notice_that_cannot_be_published_is_dropped(caplog: pytest.LogCaptureFixture) -> None:
+    live._redis.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="spyleague.play.live"):
+            live.publish(1, 2)  # nothing listens on port 1: refused, logged
+        assert "Could not publish match 1 version 2" in caplog.text
+    finally:
+        live._redis.cache_clear()
