@@ -110,6 +110,7 @@ from tests.web.matrix.world import (
     race_to_ten_unregister,
     world_build,
 )
+from tests.web.tournaments.helpers import settings_post
 
 pytestmark = pytest.mark.django_db
 
@@ -604,26 +605,6 @@ def event_create_fields(fw: FormsWorld) -> dict[str, SearchStrategy[str]]:
         "starts": choices("2026-10-01T19:00", "2026-02-30T19:00", "9999-12-31T23:59", "0001-01-01T00:00"),
         "league": ids(fw.w.league, 999999),
     }
-
-
-def settings_post(event: Event, **changes: Any) -> dict[str, Any]:
-    """An event's settings form as its page posts it, but for ``changes``."""
-    return {
-        "name": event.name,
-        "kind": event.kind,
-        "starts": "",
-        "league": str(event.league_id or ""),
-        "rounds": str(event.rounds),
-        "points_by_place": ", ".join(f"{p:g}" for p in event.points_by_place),
-        "bye_rule": event.bye_rule,
-        "format": event.format,
-        "table_size": str(event.table_size),
-        "uneven": event.uneven,
-        "advance": str(event.advance),
-        "groups": str(event.groups),
-        "order": list(TIEBREAKS),
-        "tiebreaks": list(event.tiebreaks),
-    } | changes
 
 
 def event_settings_targets(fw: FormsWorld) -> list[Target]:

@@ -14,7 +14,7 @@ from spyleague.ratings.models import Rating, RatingPoint
 from spyleague.scores.services import EntryLine, result_confirm, result_correct, result_enter
 from spyleague.tournaments import services
 from spyleague.tournaments.models import Entrant, Event, Round, Standing
-from tests.web.tournaments.helpers import make_event, play_round
+from tests.web.tournaments.helpers import make_event, play_one_table, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -186,25 +186,6 @@ def test_heats_and_groups_cannot_change_once_paired(api_client: Any, club: Any, 
     assert refused.status_code == 400 and "once a round has been paired" in refused.json()["groups"][0]
 
 
-def _play(event: Event, organiser: Any, results: dict[str, tuple[float, int]]) -> None:
-    """Pair, publish and confirm a round of one table: each player's (score, place) by name. The
-    jobs queued on commit (standings, ratings) run as they would after a real commit."""
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
-        table = rnd.tables.get()
-        seated = [
-            s.entrant.player for s in table.seats.select_related("entrant__player").order_by("position")
-        ]
-        result = result_enter(
-            user=organiser,
-            game=event.game,
-            club=event.club,
-            table=table,
-            entries=[EntryLine(p, *results[p.name]) for p in seated],
-        )
-        result_confirm(user=organiser, result=result)
-
-
 def test_a_new_tiebreak_order_ranks_the_stored_standings_at_once(
     api_client: Any, club: Any, organiser: Any
 ) -> None:
@@ -218,8 +199,8 @@ def test_a_new_tiebreak_order_ranks_the_stored_standings_at_once(
     services.event_update(
         user=organiser, event=event, points_by_place=[2, 2, 0], tiebreaks=["tournament_points", "game_points"]
     )
-    _play(event, organiser, {"Ann": (11, 1), "Bob": (10, 2), "Cy": (0, 3)})
-    _play(event, organiser, {"Bob": (33, 1), "Cy": (30, 2), "Ann": (0, 3)})
+    play_one_table(event, organiser, {"Ann": (11, 1), "Bob": (10, 2), "Cy": (0, 3)})
+    play_one_table(event, organiser, {"Bob": (33, 1), "Cy": (30, 2), "Ann": (0, 3)})
 
     def stored() -> list[str]:
         rows = Standing.objects.filter(event=event).order_by("rank", "pk")

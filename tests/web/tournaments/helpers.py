@@ -7,6 +7,7 @@ from django.test import TestCase
 
 from games import get_engine
 from games.core import play_out
+from pairing.standings import TIEBREAKS
 from spyleague.clubs.models import Membership, Player, Role
 from spyleague.scores.services import EntryLine, result_confirm, result_enter
 from spyleague.tournaments import services
@@ -79,3 +80,43 @@ def pairs_of(rnd: Round) -> set[frozenset[int]]:
 
 def entrant(event: Event, name: str) -> Entrant:
     return Entrant.objects.get(event=event, player__name=name)
+
+
+def play_one_table(event: Event, organiser: Any, results: dict[str, tuple[float, int]]) -> None:
+    """Pair, publish and confirm a round of one table: each player's (score, place) by name. The
+    jobs queued on commit (standings, ratings) run as they would after a real commit."""
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
+        table = rnd.tables.get()
+        seated = [
+            s.entrant.player for s in table.seats.select_related("entrant__player").order_by("position")
+        ]
+        result = result_enter(
+            user=organiser,
+            game=event.game,
+            club=event.club,
+            table=table,
+            entries=[EntryLine(p, *results[p.name]) for p in seated],
+        )
+        result_confirm(user=organiser, result=result)
+
+
+def settings_post(event: Event, **changes: Any) -> dict[str, Any]:
+    """An event's settings form as its page posts it (tiebreaks listed in their standard order),
+    unchanged but for ``changes``."""
+    return {
+        "name": event.name,
+        "kind": event.kind,
+        "starts": "",
+        "league": str(event.league_id or ""),
+        "rounds": str(event.rounds),
+        "points_by_place": ", ".join(f"{p:g}" for p in event.points_by_place),
+        "bye_rule": event.bye_rule,
+        "format": event.format,
+        "table_size": str(event.table_size),
+        "uneven": event.uneven,
+        "advance": str(event.advance),
+        "groups": str(event.groups),
+        "order": list(TIEBREAKS),
+        "tiebreaks": list(event.tiebreaks),
+    } | changes

@@ -8,61 +8,22 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client, TestCase
+from django.test import Client
 from django.urls import reverse
 
 from spyleague.clubs.models import Player
-from spyleague.scores.services import EntryLine, result_confirm, result_enter
 from spyleague.tournaments import services
 from spyleague.tournaments.models import Event, Standing
 
-from .helpers import make_event
+from .helpers import make_event, play_one_table, settings_post
 
 pytestmark = pytest.mark.django_db
 
 ORDER = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
 
 
-def settings_post(event: Event, **changes: Any) -> dict[str, Any]:
-    """The form as the page posts it, unchanged but for ``changes``."""
-    data: dict[str, Any] = {
-        "name": event.name,
-        "kind": event.kind,
-        "starts": "",
-        "league": str(event.league_id or ""),
-        "rounds": str(event.rounds),
-        "points_by_place": ", ".join(f"{p:g}" for p in event.points_by_place),
-        "bye_rule": event.bye_rule,
-        "format": event.format,
-        "table_size": str(event.table_size),
-        "uneven": event.uneven,
-        "advance": str(event.advance),
-        "groups": str(event.groups),
-        "order": ORDER,
-        "tiebreaks": list(event.tiebreaks),
-    }
-    return data | changes
-
-
 def shown_order(page: str) -> list[str]:
     return re.findall(r'<input type="hidden" name="order" value="(\w+)">', page)
-
-
-def play(event: Event, organiser: Any, results: dict[str, tuple[float, int]]) -> None:
-    with TestCase.captureOnCommitCallbacks(execute=True):
-        rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
-        table = rnd.tables.get()
-        seated = [
-            s.entrant.player for s in table.seats.select_related("entrant__player").order_by("position")
-        ]
-        result = result_enter(
-            user=organiser,
-            game=event.game,
-            club=event.club,
-            table=table,
-            entries=[EntryLine(p, *results[p.name]) for p in seated],
-        )
-        result_confirm(user=organiser, result=result)
 
 
 def stored(event: Event) -> list[str]:
@@ -130,8 +91,8 @@ def test_saving_a_new_tiebreak_order_ranks_the_standings_at_once(
             user=organiser, event=event, player=Player.objects.create(name=name, guest_of=club)
         )
     services.event_update(user=organiser, event=event, points_by_place=[2, 2, 0])
-    play(event, organiser, {"Ann": (11, 1), "Bob": (10, 2), "Cy": (0, 3)})
-    play(event, organiser, {"Bob": (33, 1), "Cy": (30, 2), "Ann": (0, 3)})
+    play_one_table(event, organiser, {"Ann": (11, 1), "Bob": (10, 2), "Cy": (0, 3)})
+    play_one_table(event, organiser, {"Bob": (33, 1), "Cy": (30, 2), "Ann": (0, 3)})
     assert stored(event) == ["Bob", "Cy", "Ann"]  # Ann and Cy level on points; Cy's game score first
     client.force_login(organiser)
     url = reverse("tournaments:settings", args=[event.pk])
