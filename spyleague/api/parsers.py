@@ -1,4 +1,6 @@
-"""The API's JSON parser: DRF's, refusing JSON nested deeper than the site takes."""
+"""The API's parsers: DRF's, refusing JSON nested deeper than the site takes, and NUL
+characters in any body, however it is encoded (a multipart PUT is parsed here, not by Django's
+request.POST, so the BadInput middleware's look at forms does not see it)."""
 
 from __future__ import annotations
 
@@ -7,7 +9,7 @@ from typing import Any
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
-from ..core.inputs import MAX_JSON_DEPTH, Refused, checked_json
+from ..core.inputs import MAX_JSON_DEPTH, NUL_REFUSAL, Refused, checked_json, holds_nul
 
 
 class JSONParser(parsers.JSONParser):
@@ -18,3 +20,21 @@ class JSONParser(parsers.JSONParser):
             raise ParseError(f"The JSON nests more than {MAX_JSON_DEPTH} levels deep.") from None
         except Refused as exc:
             raise ParseError(str(exc)) from None
+
+
+def _without_nul(data: Any) -> Any:
+    """A form's parsed data (a QueryDict, or DRF's DataAndFiles), refused if it holds a NUL."""
+    fields = getattr(data, "data", data)
+    if holds_nul({key: fields.getlist(key) for key in fields}):
+        raise ParseError(NUL_REFUSAL)
+    return data
+
+
+class FormParser(parsers.FormParser):
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        return _without_nul(super().parse(stream, media_type, parser_context))
+
+
+class MultiPartParser(parsers.MultiPartParser):
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        return _without_nul(super().parse(stream, media_type, parser_context))

@@ -104,10 +104,33 @@ def depth_of(value: Any) -> int:
     return deepest
 
 
+NUL_REFUSAL = "Text may not contain NUL characters; nothing was changed."
+
+
+def holds_nul(value: Any) -> bool:
+    """Whether a parsed value (JSON, or a form's keys and values) holds a NUL character in any
+    string, key or value. No text the site keeps may hold one (PostgreSQL refuses them)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return False
+
+
 def checked_json(value: Any) -> Any:
-    """A parsed JSON value, refused if it nests deeper than anything the site takes."""
+    """A parsed JSON value, refused if it nests deeper than anything the site takes, or holds
+    a NUL character."""
     if depth_of(value) > MAX_JSON_DEPTH:
         raise Refused(f"The JSON nests more than {MAX_JSON_DEPTH} levels deep.")
+    if holds_nul(value):
+        raise Refused(NUL_REFUSAL)
     return value
 
 

@@ -9,6 +9,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.decorators import sync_only_middleware
 
+from .inputs import NUL_REFUSAL
+
 
 @sync_only_middleware
 def one_thread_per_request(
@@ -41,7 +43,7 @@ class BadInput:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if _has_nul(request):
-            return refusal(request, "Text may not contain NUL characters; nothing was changed.")
+            return refusal(request, NUL_REFUSAL)
         return self.get_response(request)
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:

@@ -285,6 +285,27 @@ def test_nul_characters_are_refused_everywhere(client: Client, club: Club, organ
     response = api.post(f"/api/clubs/{club.slug}/guests/", {"name": "Mo\u0000"}, format="json")
     assert response.status_code == 400 and "NUL" in response.json()["detail"]
     assert not Player.objects.filter(name__startswith="Mo").exists()
+    # A multipart or form-encoded PUT or PATCH is parsed by the API, not by Django's forms: a
+    # NUL in a field's value or name is refused there too (PostgreSQL answered 500 for it).
+    from urllib.parse import urlencode
+
+    from spyleague.tournaments.services import event_create
+
+    event = event_create(club=club, user=organiser, name="Open", game="black-spy", table_size=4)
+    url = f"/api/events/{event.pk}/"
+    for method, data in (
+        (api.put, {"name": "Ev\x00il", "game": "black-spy", "club": club.slug}),
+        (api.patch, {"name": "Ev\x00il"}),
+        (api.patch, {"na\x00me": "Evil"}),
+    ):
+        for response in (
+            method(url, data, format="multipart"),
+            method(url, urlencode(data), content_type="application/x-www-form-urlencoded"),
+        ):
+            assert response.status_code == 400, (data, response.content)
+            assert "NUL" in response.json()["detail"]
+    event.refresh_from_db()
+    assert event.name == "Open"
 
 
 def test_deeply_nested_json_is_refused(club: Club, organiser: Any, people: dict[str, Any]) -> None:

@@ -20,6 +20,7 @@ def no_outage() -> Any:
     queue.BROKER.over()
 
 
+@override_settings(CELERY_TASK_ALWAYS_EAGER=True)  # as the README's local site runs (CI sets a broker)
 def test_with_eager_celery_the_task_runs_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     ran: list[Any] = []
     monkeypatch.setattr(tasks.run_bots, "apply_async", lambda args, **options: ran.append((args, options)))
