@@ -57,6 +57,37 @@ def redis_channels_close_after_a_lost_connection() -> None:
 
 redis_channels_close_after_a_lost_connection()
 
+RECONNECT_SECONDS = 2.0
+
+
+def _steady_consumer() -> type:
+    """The worker's consumer, trying to reconnect to a lost broker every ``RECONNECT_SECONDS``.
+
+    Celery's consumer leaves the pace to kombu's defaults: 2 s after the loss, then 2 s more
+    after each failed try, up to 30 s. After an outage of half a minute the worker would thus
+    sleep up to another 10 to 30 s after the broker is back, and jobs and bots wait that long.
+    A try costs one refused connection, so trying every couple of seconds costs nothing.
+    """
+    from celery.worker.consumer import Consumer
+
+    class SteadyConsumer(Consumer):
+        def ensure_connected(self, conn: Any) -> Any:
+            ensure = conn.ensure_connection
+
+            def steadily(*args: Any, **kwargs: Any) -> Any:
+                kwargs.setdefault("interval_start", 0)
+                kwargs.setdefault("interval_step", RECONNECT_SECONDS)
+                kwargs.setdefault("interval_max", RECONNECT_SECONDS)
+                return ensure(*args, **kwargs)
+
+            conn.ensure_connection = steadily
+            return super().ensure_connected(conn)
+
+    return SteadyConsumer
+
+
+SteadyConsumer = _steady_consumer()
+
 app = Celery("spyleague")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

@@ -239,6 +239,8 @@ CELERY_TASK_IGNORE_RESULT = True
 # may run (the ratings recompute's limit, 600 s), or a task still running would be handed to a
 # second worker. The job sweep runs a lost job again well before that.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# ... and tries again every 2 s at most, not kombu's 2, 4, 6 ... 30 s (see spyleague/celery.py).
+CELERY_WORKER_CONSUMER = "spyleague.celery:SteadyConsumer"
 BROKER_VISIBILITY_TIMEOUT = 900
 
 # The sweeps that heal what a lost worker or broker left behind, from Celery beat. Their periods

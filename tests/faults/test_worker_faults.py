@@ -9,6 +9,7 @@ takes seconds here. Nothing waits on time for its own sake: each step waits on t
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -250,3 +251,32 @@ def test_spy_vs_spy_bots_race_on_after_a_worker_restart_with_no_page_open(deploy
         f"\nSpy vs Spy bots raced on {resumed - restarted:.1f} s after the new worker was ready "
         f"({resumed - killed:.1f} s after the old one was killed)"
     )
+
+
+def test_after_a_long_outage_the_worker_is_back_within_seconds_of_redis(deployment: Site) -> None:
+    """kombu's own pace (2 s more after each failed try, up to 30 s) would keep the worker asleep
+    for 10 to 30 s after a long outage; the site's consumer tries every 2 s."""
+    site = deployment
+    site.env.update(FAST)
+    worker = site.worker()
+    worker.start()
+    ready(worker)
+    lost = worker.output().count("Connection to broker lost")
+    site.redis.stop(kill=True)
+    wait_until(lambda: worker.output().count("Connection to broker lost") > lost, timeout=20, what="the loss")
+    # A long outage: as many failed tries as kombu's pace would spread over more than a minute.
+    tries = re.compile(r"Trying again in ([0-9.]+) seconds")
+    wait_until(lambda: len(tries.findall(worker.output())) >= 8, timeout=60, what="eight tries to reconnect")
+    waits = [float(w) for w in tries.findall(worker.output())]
+    assert max(waits) <= 2.0, waits
+    connected = worker.output().count("Connected to redis")
+    site.redis.start()
+    back = time.monotonic()
+    wait_until(
+        lambda: worker.output().count("Connected to redis") > connected, timeout=30, what="the reconnect"
+    )
+    healed = time.monotonic() - back
+    assert healed < 10.0, f"the worker took {healed:.1f} s to reconnect"
+    fresh = int(printed(site.shell(QUEUE_DEMO)))
+    wait_until(lambda: job(site, fresh)[0] == "done", timeout=40, what="a job after the outage")
+    print(f"\nworker back {healed:.1f} s after Redis, after {len(waits)} tries")
