@@ -153,6 +153,12 @@ def test_a_job_killed_with_its_worker_runs_again_or_fails_in_words(deployment: S
 def outage(site: Site, worker: Process, *, kill: bool, what: str) -> None:
     """Stop Redis (killed, or shut down), let the worker see it, start Redis again (empty: the
     test's Redis keeps nothing on disk), and wait for the worker to connect again."""
+    from celery import Celery
+
+    # Back in its event loop (after "Connected to redis" it still sets up its consumers): a loss
+    # now is seen as a lost connection, not as a failed start.
+    broker = Celery(broker=site.env["CELERY_BROKER_URL"])
+    wait_until(lambda: broker.control.ping(timeout=0.5), timeout=30, what="the worker to answer a ping")
     connected = worker.output().count("Connected to redis")
     lost = worker.output().count("Connection to broker lost")
     site.redis.stop(kill=kill)
