@@ -1,7 +1,7 @@
 """Pure rules engines for the five games. Nothing here imports Django."""
 
 from .core import IllegalAction, InvalidOptions, Outcome, UnknownGame
-from .registry import GameInfo, engines, game_info, games, get_bots, get_engine
+from .registry import GameInfo, engines, game_info, games, get_bots, get_engine, most_seats_online
 
 __all__ = [
     "GameInfo",
@@ -14,4 +14,5 @@ __all__ = [
     "games",
     "get_bots",
     "get_engine",
+    "most_seats_online",
 ]

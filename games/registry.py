@@ -120,6 +120,11 @@ def engines() -> list[Engine]:
     return out
 
 
+def most_seats_online() -> int:
+    """The most seats any engine takes in a match played online (a form's upper bound)."""
+    return max(e.seats.stop - 1 for e in engines())
+
+
 def get_bots(slug: str) -> dict[str, Bot]:
     """The bots that can fill a seat of this game: the engine's own, else a random bot."""
     info = game_info(slug)

@@ -13,7 +13,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import engines
+from games import most_seats_online
 
 from ..play import services
 from ..play.models import Match
@@ -39,7 +39,7 @@ def _call(fn: Any, **kwargs: Any) -> Any:
 
 class MatchInSerializer(serializers.Serializer[Any]):
     game = serializers.CharField()
-    seats = serializers.IntegerField(min_value=1, max_value=max(e.seats.stop - 1 for e in engines()))
+    seats = serializers.IntegerField(min_value=1, max_value=most_seats_online())
     options = serializers.DictField(required=False)
     bots = serializers.DictField(
         child=serializers.CharField(),

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django import forms
 
-from games import engines
+from games import engines, most_seats_online
 
 
 def playable_games() -> list[tuple[str, str]]:
@@ -11,7 +11,7 @@ def playable_games() -> list[tuple[str, str]]:
 
 class MatchForm(forms.Form):
     game = forms.ChoiceField(choices=playable_games)
-    seats = forms.IntegerField(min_value=1, max_value=6, initial=4)
+    seats = forms.IntegerField(min_value=1, max_value=most_seats_online(), initial=4)
     fill_with_bots = forms.BooleanField(
         required=False, initial=True, label="Fill the empty seats with bots and start now"
     )

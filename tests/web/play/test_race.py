@@ -523,3 +523,18 @@ def test_with_redis_a_move_pushes_the_racers_progress_once_for_every_page(
     # A refused move pushes nothing.
     assert act(client, match, '{"type":"finish"}').status_code == 400
     assert len(fake.sent) == 1
+
+
+def test_the_lobby_seats_as_many_racers_as_the_race_takes_and_no_more(client: Any, make_user: Any) -> None:
+    from games import get_engine
+
+    client.force_login(make_user(username="ann"))
+    most = get_engine("spy-vs-spy").seats.stop - 1
+    assert (
+        f'id="id_seats" value="4" min="1" max="{most}"' in client.get(reverse("play:lobby")).content.decode()
+    )
+    body = {"game": "spy-vs-spy", "seats": str(most), "bot": "heuristic"}
+    assert client.post(reverse("play:new"), body).status_code == 302  # the form stopped at 6 before
+    assert Match.objects.get(game="spy-vs-spy").seats == most
+    too_many = client.post(reverse("play:new"), {**body, "seats": str(most + 1)})
+    assert too_many.status_code == 400 and Match.objects.count() == 1
