@@ -13,6 +13,9 @@ from functools import cache
 
 from .core import Bot, Engine, RandomBot, UnknownGame
 
+# A game listed for this many players or more is played by "any number" (pages print the range).
+ANY_NUMBER = 99
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -22,6 +25,13 @@ class GameInfo:
     lowest_wins: bool
     module: str  # the engine's package; it exposes ``ENGINE``
     blurb: str
+
+    @property
+    def players(self) -> str:
+        """The range of players in words: "3 to 6 players", "any number of players"."""
+        if self.seats.stop - 1 >= ANY_NUMBER:
+            return "any number of players" if self.seats.start <= 1 else f"{self.seats.start} or more players"
+        return f"{self.seats.start} to {self.seats.stop - 1} players"
 
     @property
     def has_engine(self) -> bool:

@@ -69,6 +69,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "EXACT_BUDGET",
+    "EXACT_MAX_TABLE",
     "EXACT_UP_TO",
     "SPREAD_BUDGET",
     "ExactSeating",
@@ -556,6 +557,11 @@ class _Spread(_Search):
                 self.stack.append(now)
                 self.spread_node(unseated & ~now, repeats + cost + add, spread + here)
                 self.stack.pop()
+
+
+# The searches here are written for tables of 2 to 6 (every game but Spy vs Spy); a round with a
+# larger table (Spy vs Spy races at any size) is seated by the heuristics of :mod:`pairing.seating`.
+EXACT_MAX_TABLE = 6
 
 
 def _check(met: Sequence[int], sizes: Sequence[int]) -> None:

@@ -45,7 +45,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .history import Round
-from .tables import MAX_TABLE, MIN_TABLE, TableSizeError, plan_tables
+from .tables import DEFAULT_SEATS, MAX_TABLE, MIN_TABLE, TableSizeError, plan_tables
 
 __all__ = [
     "HeatPlan",
@@ -239,7 +239,7 @@ def heat_plan(
     allowed: Iterable[int] | None = None,
     *,
     max_byes: int | None = 0,
-    seats: range = range(MIN_TABLE, MAX_TABLE + 1),
+    seats: range = DEFAULT_SEATS,
 ) -> HeatPlan:
     """The next round of heats: the final when everyone fits at one table of the game (``seats``,
     its range of players), else heats as :func:`heat_round` seats them.

@@ -42,6 +42,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .designs import SCHEDULE_BUDGET, fewest_schedule_repeats, known_design
+from .exact import EXACT_MAX_TABLE
 from .history import EventHistory, PlayerStanding, Round
 from .seating import fewest_pairs, seat_swiss_tables
 from .seats import seat_order
@@ -233,7 +234,7 @@ def round_robin_schedule(
 
 def _exact_fits(tables: int, size: int) -> bool:
     """Whether the exact schedule search is tried: its round-2 enumeration stays small."""
-    return tables <= 4 or (tables == 5 and size == 3)
+    return size <= EXACT_MAX_TABLE and (tables <= 4 or (tables == 5 and size == 3))
 
 
 def _repeats(tables: list[list[list[int]]]) -> int:

@@ -64,10 +64,18 @@ import threading
 from collections.abc import Iterable, Sequence
 from itertools import combinations
 
-from .exact import EXACT_BUDGET, EXACT_UP_TO, SPREAD_BUDGET, fewest_repeats, stuck_bound, tightest_spread
+from .exact import (
+    EXACT_BUDGET,
+    EXACT_MAX_TABLE,
+    EXACT_UP_TO,
+    SPREAD_BUDGET,
+    fewest_repeats,
+    stuck_bound,
+    tightest_spread,
+)
 from .history import EventHistory, Ranked, Round, RoundPlan, standings_points
 from .seats import seat_order
-from .tables import plan_tables
+from .tables import MIN_TABLE, plan_tables
 
 __all__ = [
     "choose_byes",
@@ -109,7 +117,11 @@ def repeat_lower_bound(
     if sum(sizes) != len(players):
         raise ValueError("the table sizes must seat every player exactly once")
     bound = max(_counting_bound(players, sizes, hist), _past_tables_bound(players, sizes, hist))
-    if len(players) <= STUCK_UP_TO and any(hist.opponents(p) for p in players):
+    if (
+        len(players) <= STUCK_UP_TO
+        and max(sizes, default=0) <= EXACT_MAX_TABLE
+        and any(hist.opponents(p) for p in players)
+    ):
         bound = max(bound, stuck_bound(met_masks(players, hist), sizes))
     return bound
 
@@ -153,7 +165,7 @@ def proven_minimum(
     hist = _as_history(history)
     players = [p for t in tables for p in t]
     sizes = [len(t) for t in tables]
-    if not players or len(players) > up_to or any(not 2 <= s <= 6 for s in sizes):
+    if not players or len(players) > up_to or any(not MIN_TABLE <= s <= EXACT_MAX_TABLE for s in sizes):
         return None
     key = _minimum_key(players, sizes, hist)
     if key in _PROVEN:
@@ -303,7 +315,8 @@ def seat_swiss_tables(
     bound = repeat_lower_bound(seated, plan.sizes, hist)
     search = _TableSearch(seated, plan.sizes, points, hist, rng)
     search.improve(bound, effort)
-    if search.repeats() > bound and len(seated) <= exact_up_to and exact_budget > 0:
+    exact_fits = len(seated) <= exact_up_to and max(plan.sizes, default=0) <= EXACT_MAX_TABLE
+    if search.repeats() > bound and exact_fits and exact_budget > 0:
         key = _minimum_key(seated, plan.sizes, hist)
         bound = max(bound, _PROVEN.get(key, bound))  # a minimum proven earlier for the same round
         exact = fewest_repeats(
@@ -320,7 +333,7 @@ def seat_swiss_tables(
         if exact.proven:
             bound = exact.repeats
             _remember(key, bound)
-    if len(seated) <= exact_up_to and spread_budget > 0 and len(plan.sizes) > 1:
+    if exact_fits and spread_budget > 0 and len(plan.sizes) > 1:
         before = search.total_cost()
         kept = [list(t) for t in search.tables]
         tight = tightest_spread(

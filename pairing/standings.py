@@ -37,6 +37,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .tables import MAX_TABLE, MIN_TABLE
+
 __all__ = [
     "DEFAULT_POINTS",
     "ByeScoring",
@@ -58,12 +60,18 @@ TIEBREAKS: tuple[Tiebreak, ...] = (
     "head_to_head",
 )
 
+
+def _default_points(size: int) -> tuple[float, ...]:
+    """A win 3 of 0 at tables of 2; at a table of n, the winner n, then n - 2, n - 3 ... 0."""
+    if size == 2:
+        return (3.0, 0.0)
+    return (float(size), *(float(p) for p in range(size - 2, -1, -1)))
+
+
+# Tournament points by place, by table size: 3: 3 1 0, 4: 4 2 1 0, 5: 5 3 2 1 0, 6: 6 4 3 2 1 0, and
+# so on for the larger tables of Spy vs Spy.
 DEFAULT_POINTS: dict[int, tuple[float, ...]] = {
-    2: (3.0, 0.0),
-    3: (3.0, 1.0, 0.0),
-    4: (4.0, 2.0, 1.0, 0.0),
-    5: (5.0, 3.0, 2.0, 1.0, 0.0),
-    6: (6.0, 4.0, 3.0, 2.0, 1.0, 0.0),
+    n: _default_points(n) for n in range(MIN_TABLE, MAX_TABLE + 1)
 }
 
 

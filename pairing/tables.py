@@ -27,7 +27,12 @@ __all__ = [
 ]
 
 MIN_TABLE = 2
-MAX_TABLE = 6
+# The largest table pairing seats. Most games are played by at most 6, and pass their range of
+# players (``seats``); Spy vs Spy is for "unlimited amount of players" and is listed for 1 to 99
+# (see its package's ruling "players"), so a Spy vs Spy tournament may race at tables of 12.
+MAX_TABLE = 99
+# The tables assumed when no game's range is given.
+DEFAULT_SEATS = range(MIN_TABLE, 7)
 UNEVEN = ("byes", "shorter", "longer")
 
 
@@ -164,8 +169,9 @@ def uneven_sizes(preferred: int, uneven: str = "byes", seats: range | None = Non
     ...
     pairing.tables.TableSizeError: tables of 6 are too large for this game: it needs 2 to 5 players
     """
-    low = max(MIN_TABLE, seats.start if seats is not None else MIN_TABLE)
-    high = min(MAX_TABLE, seats.stop - 1 if seats is not None else MAX_TABLE)
+    seats = DEFAULT_SEATS if seats is None else seats
+    low = max(MIN_TABLE, seats.start)
+    high = min(MAX_TABLE, seats.stop - 1)
     if uneven not in UNEVEN:
         raise TableSizeError(f"choose one of {', '.join(UNEVEN)} for an uneven count")
     if not low <= preferred <= high:

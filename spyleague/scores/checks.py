@@ -159,9 +159,7 @@ def _table_problems(game: str, lines: Sequence[Line]) -> list[str]:
     problems: list[str] = []
     n = len(lines)
     if n not in info.seats:
-        problems.append(
-            f"{info.title} is played by {info.seats.start} to {info.seats.stop - 1} players, not {n}."
-        )
+        problems.append(f"{info.title} is played by {info.players}, not {n}.")
     names = [line.name for line in lines]
     if len(set(names)) != len(names):
         problems.append("The same player is on the sheet twice.")

@@ -19,6 +19,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+from games import game_info
 from games.black_spy.scorepad import ScoreRules, Taken, check_deal, deal_from_taken, tally
 from games.spy_vs_spy.scoresheet import RaceEntry, ScoreSheet, check_sheet
 
@@ -107,14 +108,14 @@ def scorepad_open(
     if len(set(keys)) != len(keys):
         raise ValidationError("Each player can sit at the table once.")
     if game == "black-spy":
-        if not 3 <= len(players) <= 6:
-            raise ValidationError(f"Black Spy is played by 3 to 6 players, not {len(players)}.")
+        if len(players) not in game_info(game).seats:
+            raise ValidationError(f"Black Spy is played by {game_info(game).players}, not {len(players)}.")
         known = (*SCORING_OPTIONS, "the_mole", "calling_color", "following_rank")
         options = {k: v for k, v in (options or {}).items() if k in known}
         ScoreRules.from_options(len(players), options)  # explains a bad end value
     elif game == "spy-vs-spy":
-        if not 1 <= len(players) <= 6:
-            raise ValidationError(f"Spy vs Spy is played by 1 to 6 players, not {len(players)}.")
+        if len(players) not in game_info(game).seats:  # any number: the text's "unlimited amount"
+            raise ValidationError(f"Spy vs Spy is played by {game_info(game).players}, not {len(players)}.")
         options = {"half_decks": bool((options or {}).get("half_decks"))} if len(players) == 2 else {}
     else:
         raise ValidationError("Scorepads keep Black Spy and Spy vs Spy games.")

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from games import InvalidOptions
+from games import InvalidOptions, game_info
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import clubs_of, has_club_role, player_for_user
@@ -42,6 +42,22 @@ BLACK_RANKS = [
 ]
 
 
+# The new-pad form shows six seats; "More seats" adds four at a time. Spy vs Spy is for any number
+# of players (its package's ruling "players"), so a pad takes as many as the game is listed for.
+PAD_SLOTS, PAD_MORE = 6, 4
+MAX_PAD_SEATS = max(game_info(g).seats.stop - 1 for g in ("black-spy", "spy-vs-spy"))
+
+
+def _slots_typed(data: Any) -> int:
+    """How many seats the form had: one past the highest ``player_i``/``name_i`` it sent (bounded)."""
+    highest = -1
+    for key in data:
+        kind, _, number = str(key).partition("_")
+        if kind in ("player", "name") and number.isdigit() and int(number) < MAX_PAD_SEATS:
+            highest = max(highest, int(number))
+    return max(PAD_SLOTS, highest + 1)
+
+
 @login_required
 def pad_new(request: HttpRequest) -> HttpResponse:
     table = None
@@ -62,10 +78,11 @@ def pad_new(request: HttpRequest) -> HttpResponse:
     me = player_for_user(request.user)
     if table is None and request.method != "POST" and me is not None:
         typed = {"player_0": str(me.pk)}  # you are usually at the table
-    if request.method == "POST" and not errors:
+    more = request.method == "POST" and "more" in request.POST  # "More seats": show the form again
+    if request.method == "POST" and not errors and not more:
         offered = {p.pk: p for p in pads.players_for(request.user)}
         chosen: list[Player] = []
-        for i in range(6):
+        for i in range(_slots_typed(request.POST)):
             pid, name = request.POST.get(f"player_{i}", ""), request.POST.get(f"name_{i}", "").strip()
             if pid:
                 player = offered.get(row_id(pid, what=f"Player {i + 1}"))
@@ -117,6 +134,8 @@ def pad_new(request: HttpRequest) -> HttpResponse:
                 errors.append(str(exc))
             else:
                 return redirect("scores:pad", pk=pad.pk)
+    if more:
+        errors, status = [], 200
     return render(
         request,
         "scores/pad_new.html",
@@ -131,8 +150,11 @@ def pad_new(request: HttpRequest) -> HttpResponse:
                     "player": (typed or {}).get(f"player_{i}", ""),
                     "name": (typed or {}).get(f"name_{i}", ""),
                 }
-                for i in range(6)
+                for i in range(
+                    min(MAX_PAD_SEATS, max(PAD_SLOTS, _slots_typed(typed) + (PAD_MORE if more else 0)))
+                )
             ],
+            "more_seats": _slots_typed(typed) < MAX_PAD_SEATS,
             "table": table,
             "game": typed.get("game", "black-spy"),
             "clubs": clubs_of(me) if me is not None else [],

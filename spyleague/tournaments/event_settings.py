@@ -14,6 +14,7 @@ from django import forms
 
 from games import game_info
 from pairing.standings import DEFAULT_POINTS, TIEBREAKS
+from pairing.tables import MAX_TABLE, MIN_TABLE
 
 from .models import MAX_ROUNDS, Event, League
 from .services import CHANGEABLE_BEFORE_PAIRING, CHANGEABLE_UNTIL_FINISHED, DEFAULT_TIEBREAKS
@@ -73,7 +74,7 @@ class EventSettingsForm(forms.Form):
     )
     bye_rule = forms.ChoiceField(choices=Event.ByeRule.choices, label="A bye scores")
     format = forms.ChoiceField(choices=Event.Format.choices)
-    table_size = forms.IntegerField(min_value=2, max_value=6, help_text="Seats per table.")
+    table_size = forms.IntegerField(min_value=MIN_TABLE, max_value=MAX_TABLE, help_text="Seats per table.")
     uneven = forms.ChoiceField(
         choices=Event.Uneven.choices,
         label="When the players do not fill the tables",

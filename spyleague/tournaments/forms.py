@@ -1,6 +1,7 @@
 from django import forms
 
 from games import games
+from pairing.tables import MAX_TABLE, MIN_TABLE
 
 from .models import Event
 
@@ -17,7 +18,12 @@ class EventForm(forms.Form):
         help_text="Swiss: the number of rounds. A round robin has as many as it needs for everyone to "
         "meet everyone, a knockout as many as its draw needs.",
     )
-    table_size = forms.IntegerField(min_value=2, max_value=6, initial=4, help_text="Seats per table.")
+    table_size = forms.IntegerField(
+        min_value=MIN_TABLE,
+        max_value=MAX_TABLE,
+        initial=4,
+        help_text="Seats per table (Black Spy 3-6, Spies! 2-5 ..., Spy vs Spy any number).",
+    )
     bye_rule = forms.ChoiceField(
         choices=Event.ByeRule.choices, initial=Event.ByeRule.WIN, label="A bye scores"
     )

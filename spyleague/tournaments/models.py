@@ -1,8 +1,9 @@
 """Events (tournaments and league nights), entrants, rounds and tables.
 
 A ``League`` is a season of many events. An ``Event`` is played in rounds; each round
-seats entrants at ``Table``s of 2 to 6 ``Seat``s. A table's result comes from a score
-sheet, the Black Spy scorepad or an online match, and feeds the standings.
+seats entrants at ``Table``s of 2 to 6 ``Seat``s (Spy vs Spy, for any number, at larger ones
+too). A table's result comes from a score sheet, the Black Spy scorepad or an online match, and
+feeds the standings.
 
 An event's settings are checked on every save (``Event.settings_problems``), among them what
 to do when the players do not fill tables of the chosen size (``Event.uneven``): byes, or
@@ -22,6 +23,7 @@ from django.db import models
 from django.urls import reverse
 
 from games import game_info
+from pairing.tables import MAX_TABLE, MIN_TABLE
 
 MAX_ROUNDS = 30
 
@@ -154,9 +156,9 @@ class Event(models.Model):
         ):
             if getattr(self, field) not in choices.values:
                 problems[field] = f"Choose one of {', '.join(choices.values)}."
-        if not isinstance(self.table_size, int) or self.table_size not in info.seats:
-            seats = f"{info.seats.start} to {info.seats.stop - 1}"
-            problems["table_size"] = f"{info.title} is played by {seats} players."
+        low, high = max(MIN_TABLE, info.seats.start), min(MAX_TABLE, info.seats.stop - 1)
+        if not isinstance(self.table_size, int) or not low <= self.table_size <= high:
+            problems["table_size"] = f"{info.title} is played at tables of {low} to {high}."
         if not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
             problems["rounds"] = f"An event has 1 to {MAX_ROUNDS} rounds."
         points = self.points_by_place
@@ -204,10 +206,9 @@ class Event(models.Model):
                 uneven_sizes(self.table_size, self.uneven, info.seats)
             except TableSizeError:
                 other = self.table_size + (1 if self.uneven == self.Uneven.LONGER else -1)
-                seats = f"{info.seats.start} to {min(6, info.seats.stop - 1)}"
                 problems["uneven"] = (
-                    f"{info.title} has no tables of {other} (it is played by {seats} players, "
-                    "at tables of 2 to 6): choose byes or the other kind of table."
+                    f"{info.title} has no tables of {other} (it is played at tables of {low} to {high}): "
+                    "choose byes or the other kind of table."
                 )
         return problems
 

@@ -67,7 +67,7 @@ def test_event_creation_through_the_api_checks_role_and_seats(
     api_client.force_authenticate(organiser)
     bad = api_client.post("/api/events/", {**body, "game": "black-spy"}, format="json")
     assert bad.status_code == 400
-    assert "3 to 6 players" in bad.json()["table_size"][0]
+    assert "tables of 3 to 6" in bad.json()["table_size"][0]
     good = api_client.post("/api/events/", body, format="json")
     assert good.status_code == 201, good.content
     assert good.json()["points_by_place"] == [3, 0]

@@ -112,5 +112,5 @@ def test_event_form_refuses_a_table_size_the_game_cannot_seat(client: Any, club:
     }
     response = client.post(reverse("tournaments:create", args=[club.slug]), data)
     assert response.status_code == 200
-    assert "Black Spy is played by 3 to 6 players." in response.content.decode()
+    assert "Black Spy is played at tables of 3 to 6." in response.content.decode()
     assert not club.events.exists()

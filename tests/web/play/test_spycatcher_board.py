@@ -116,9 +116,12 @@ def cards_named(html: str) -> set[str]:
 
 
 def public_cards(view: dict[str, Any]) -> set[str]:
-    """Every card a seat may see named: the discard top and the runs turned over (in the events)."""
+    """Every card a seat may see named: the discard top, the runs turned over and the challengers'
+    cards, played face up (in the events)."""
     seen = {view["discard"]["top"]} if view["discard"]["top"] else set()
     for event in view["events"]:
+        if event["event"] == "challenge_played":
+            seen.update(event["cards"])
         if event["event"] in ("challenge", "unchallenged"):
             seen.update(event["cards"])
             for challenge in event["challenges"]:
@@ -274,7 +277,7 @@ def test_actions_post_from_the_page_and_illegal_ones_are_refused_with_a_reason(
     # A card Ann does not hold: refused in words.
     missing = next(c for c in ("court-1", "court-2", "court-3", "court-4") if c not in hand)
     html = post(client, match, ann, {"type": "discard", "card": missing}, version + 1)
-    assert f"You do not hold '{missing}'." in html
+    assert f"You do not hold Court {missing.rsplit('-', 1)[1]}." in html
     assert Match.objects.get(pk=match.pk).version == version + 1
 
 

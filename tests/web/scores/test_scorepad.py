@@ -216,3 +216,40 @@ def test_the_list_shows_the_pads_you_opened_or_sit_at_once_each(client: Any, mak
     client.force_login(tabby)  # no seat anywhere: the pads Tabby opened
     page = client.get(reverse("scores:pads")).content.decode()
     assert f'href="{links[1]}"' in page and f'href="{links[2]}"' in page and f'href="{links[0]}"' not in page
+
+
+def test_a_spy_vs_spy_pad_seats_any_number_and_more_seats_keeps_what_was_typed(
+    client: Any, make_user: Any
+) -> None:
+    """ "Unlimited amount of players": the form grows by "More seats" and a race of 10 is scored."""
+    client.force_login(make_user(username="host"))
+    page = client.get(reverse("scores:pad-new")).content.decode()
+    assert page.count('name="name_') == 6 and "More seats" in page
+    typed = {"game": "spy-vs-spy", **{f"name_{i}": f"Racer {i}" for i in range(6)}, "more": "1"}
+    grown = client.post(reverse("scores:pad-new"), typed)
+    body = grown.content.decode()
+    assert grown.status_code == 200 and not Scorepad.objects.exists()
+    assert body.count('name="name_') == 10 and 'value="Racer 5"' in body
+    assert '<option value="spy-vs-spy" selected' in body
+    names = {f"name_{i}": f"Racer {i}" for i in range(10)}
+    assert client.post(reverse("scores:pad-new"), {"game": "spy-vs-spy", **names}).status_code == 302
+    pad = Scorepad.objects.get()
+    assert pad.seats.count() == 10
+    points = [-4, *range(1, 10)]
+    assert race(client, pad, *points, first=0).status_code == 302  # Racer 0: 5 -> 1
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        assert race(client, pad, *points, first=0).status_code == 302  # 1 -> -3: wins
+    pad.refresh_from_db()
+    assert pad.status == Scorepad.Status.FINISHED and pad.result is not None
+    assert pad.result.lines.count() == 10
+
+
+def test_black_spy_still_refuses_a_seventh_player_in_words(client: Any, make_user: Any) -> None:
+    client.force_login(make_user(username="host"))
+    names = {f"name_{i}": f"Player {i}" for i in range(7)}
+    refused = client.post(reverse("scores:pad-new"), {"game": "black-spy", **names})
+    assert (
+        refused.status_code == 400
+        and "Black Spy is played by 3 to 6 players, not 7" in refused.content.decode()
+    )
+    assert not Scorepad.objects.exists()
