@@ -65,6 +65,18 @@ class StartInSerializer(serializers.Serializer[Any]):
     )
 
 
+class ResignInSerializer(serializers.Serializer[Any]):
+    version = serializers.IntegerField(
+        required=False, min_value=0, help_text="The version you saw; a stale one is refused (409)."
+    )
+
+
+class AbandonInSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=120, help_text="Why, in words (shown on the match)."
+    )
+
+
 class MatchSeatOutSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(help_text="The seat, 0 first.")
     player = serializers.CharField(
@@ -85,6 +97,11 @@ class MatchOutSerializer(serializers.Serializer[Any]):
     outcome = serializers.DictField(allow_null=True, help_text="Places and scores by seat, once over.")
     seats = MatchSeatOutSerializer(many=True)
     deadline = serializers.DateTimeField(allow_null=True, help_text="When the seats to act run out of time.")
+    title = serializers.CharField(help_text="The game's title, for people to read (``game`` is its id).")
+    ended = serializers.CharField(
+        allow_null=True, help_text="Why the match ended early (a resignation, an abandonment), in words."
+    )
+    rematch = serializers.IntegerField(allow_null=True, help_text="The id of the rematch, once started.")
 
 
 class MoveOutSerializer(serializers.Serializer[Any]):
@@ -190,3 +207,43 @@ def match_replay(request: Request, pk: int) -> Response:
         raise Rejected("step is a number of moves.", 400) from exc
     moves = list(match.moves.order_by("number").values("number", "seat", "action"))
     return Response({**_picture(request, match, upto=step), "step": step, "moves": moves})
+
+
+@extend_schema(
+    request=ResignInSerializer, responses={200: MatchOutSerializer, **error_responses(403, 404, 409)}
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_resign(request: Request, pk: int) -> Response:
+    """Resign your seat: the match ends, you are placed last and the others share first place.
+
+    The result is reported like any finished match (a tournament table's standings take it; a
+    match between people is rated)."""
+    body = ResignInSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    _call(services.match_resign, user=request.user, match_id=pk, version=body.validated_data.get("version"))
+    return Response(_picture(request, get_object_or_404(Match, pk=pk)))
+
+
+@extend_schema(request=AbandonInSerializer, responses={200: MatchOutSerializer, **error_responses(403, 404)})
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_abandon(request: Request, pk: int) -> Response:
+    """Abandon the match without a result (its creator or the club's organisers; its players too,
+    once nobody can move). Nothing is reported or rated; a tournament table goes back to its sheet."""
+    body = AbandonInSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    _call(
+        services.match_abandon, user=request.user, match_id=pk, reason=body.validated_data.get("reason", "")
+    )
+    return Response(_picture(request, get_object_or_404(Match, pk=pk)))
+
+
+@extend_schema(request=None, responses={201: MatchOutSerializer, **error_responses(403, 404)})
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def match_rematch(request: Request, pk: int) -> Response:
+    """Start the finished match again with the same seats, people and bots (one for everyone:
+    asked again, the same rematch is given)."""
+    rematch = _call(services.match_rematch, user=request.user, match_id=pk)
+    return Response(_picture(request, rematch), status=status.HTTP_201_CREATED)

@@ -17,6 +17,7 @@ urlpatterns = [
     path("signup/", account_views.signup, name="api-signup"),
     path("token/", account_views.token_get, name="api-token"),
     path("events/<id:pk>/register/", tournament_views.event_register, name="api-event-register"),
+    path("events/<id:pk>/check-in/", tournament_views.event_self_check_in, name="api-event-check-in"),
     path("events/<id:pk>/entrants/<id:entrant_id>/check-in/", tournament_views.entrant_check_in),
     path("events/<id:pk>/entrants/<id:entrant_id>/drop/", tournament_views.entrant_drop),
     path("events/<id:pk>/pair/", tournament_views.event_pair, name="api-event-pair"),
@@ -33,6 +34,9 @@ urlpatterns = [
     path("matches/<id:pk>/start/", play_views.match_start),
     path("matches/<id:pk>/act/", play_views.match_act, name="api-match-act"),
     path("matches/<id:pk>/replay/", play_views.match_replay, name="api-match-replay"),
+    path("matches/<id:pk>/resign/", play_views.match_resign, name="api-match-resign"),
+    path("matches/<id:pk>/abandon/", play_views.match_abandon, name="api-match-abandon"),
+    path("matches/<id:pk>/rematch/", play_views.match_rematch, name="api-match-rematch"),
     path("leaderboards/<str:game>/", ratings_views.GameLeaderboard.as_view(), name="api-leaderboard"),
     path(
         "players/<id:pk>/ratings/<str:game>/",

@@ -49,7 +49,27 @@ class Match(models.Model):
         help_text="While a bot is to act: when the match last moved, or its bots were last asked to. "
         "Empty while only people are. The bot sweep asks the bots of a match left so for a while.",
     )
+    report_due = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the match ended with a result not yet reported; empty once reported. The "
+        "bot sweep reports a match left so for a while (the report after the last move failed).",
+    )
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    end_reason = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="Why a match ended before its game did: who resigned, who abandoned it and why.",
+    )
+    rematch = models.OneToOneField(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematch_of",
+        help_text="The match its players started again from this one, once over.",
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -58,17 +78,33 @@ class Match(models.Model):
         verbose_name_plural = "matches"
 
     def __str__(self) -> str:
-        return f"{self.game} match #{self.pk}"
+        return f"{self.title} match #{self.pk}"
 
     def get_absolute_url(self) -> str:
         return reverse("play:match", args=[self.pk])
+
+    @property
+    def title(self) -> str:
+        """The game's title, as people read it (the slug stays in ``game``)."""
+        from games import game_info
+        from games.core import UnknownGame
+
+        try:
+            return game_info(self.game).title
+        except UnknownGame:
+            return self.game
 
 
 class MatchSeat(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seat_set")
     number = models.PositiveSmallIntegerField()
     player = models.ForeignKey("clubs.Player", null=True, blank=True, on_delete=models.SET_NULL)
-    bot = models.CharField(max_length=20, blank=True, help_text="A bot's name; blank for a person.")
+    bot = models.CharField(
+        max_length=20,
+        blank=True,
+        help_text="A bot's name; blank for a person. Beside a player: the bot plays for that player "
+        "(a guest without an account at a tournament table played online).",
+    )
 
     class Meta:
         ordering = ["match", "number"]
@@ -78,6 +114,8 @@ class MatchSeat(models.Model):
 
     def __str__(self) -> str:
         who = self.player.name if self.player else (f"{self.bot} bot" if self.bot else "empty")
+        if self.player and self.bot:
+            who += f" (played by the {self.bot} bot)"
         return f"seat {self.number}: {who}"
 
 

@@ -1,4 +1,12 @@
-"""A finished online match reports its result like any other source."""
+"""A finished online match reports its result like any other source.
+
+- A match with a seat nobody holds (a bot alone) is a friendly: nothing is reported.
+- A match where a bot played for a person (a guest without an account at a tournament table) is
+  reported, so the table and the standings take its result, but marked ``unrated``: ratings
+  follow people playing people, and the guest did not play.
+- A resigned match is reported with the resigning player last (``services.match_resign``); an
+  abandoned one reports nothing.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +25,8 @@ def match_report_result(*, match_id: int) -> None:
 
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=match_id)
+        if match.report_due is not None:  # reported (or nothing to report) once this commits
+            Match.objects.filter(pk=match.pk).update(report_due=None)
         if (
             match.outcome is None
             or Result.objects.filter(data__match=match.pk, source=Result.Source.ONLINE).exists()
@@ -25,13 +35,19 @@ def match_report_result(*, match_id: int) -> None:
         seats = list(match.seat_set.select_related("player"))
         if any(seat.player is None for seat in seats):
             return  # bots play for fun: only all-human matches are rated
+        data = {"match": match.pk, "outcome": match.outcome}
+        bots = [seat.number for seat in seats if seat.bot]
+        if bots:
+            data |= {"unrated": True, "bots": bots}
+        if match.end_reason:
+            data["ended"] = match.end_reason
         result = Result.objects.create(
             game=match.game,
             club=match.club,
             table=match.table,
             source=Result.Source.ONLINE,
             status=Result.Status.CONFIRMED,
-            data={"match": match.pk, "outcome": match.outcome},
+            data=data,
             played=timezone.now(),
         )
         for seat in seats:

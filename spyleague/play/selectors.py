@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from django.template import TemplateDoesNotExist
@@ -40,16 +42,46 @@ class MatchPicture:
     def outcome_rows(self) -> list[dict[str, Any]]:
         if not self.outcome:
             return []
+        changes = self.rating_changes
         rows = [
             {
                 "place": self.outcome["places"][s.number],
                 "score": self.outcome["scores"][s.number],
                 "name": s.player.name if s.player else f"{s.bot.capitalize()} bot {s.number + 1}",
                 "seat": s.number,
+                "rating": changes.get(s.player_id) if s.player_id else None,
+                "resigned": (self.outcome.get("detail") or {}).get("resigned") == s.number,
             }
             for s in self.seats
         ]
         return sorted(rows, key=lambda r: (r["place"], r["seat"]))
+
+    @cached_property
+    def result(self) -> Any:
+        """The result the finished match reported (None for a friendly with bots)."""
+        from ..scores.models import Result
+
+        if self.match.status != Match.Status.FINISHED:
+            return None
+        return Result.objects.filter(data__match=self.match.pk, source=Result.Source.ONLINE).first()
+
+    @cached_property
+    def rating_changes(self) -> dict[int, dict[str, float]]:
+        """Each player's rating change from this match, by player id (empty when unrated)."""
+        from ..ratings.selectors import result_rating_changes
+
+        if self.result is None:
+            return {}
+        return result_rating_changes(result_id=self.result.pk, game=self.match.game)
+
+    @property
+    def rated(self) -> bool:
+        return self.result is not None and not self.result.data.get("unrated")
+
+    @property
+    def bot_players(self) -> list[MatchSeat]:
+        """Seats where a bot plays for a person (a guest without an account)."""
+        return [s for s in self.seats if s.player_id and s.bot]
 
     @property
     def card_actions(self) -> dict[str, str]:
@@ -93,6 +125,9 @@ class MatchPicture:
                 for s in self.seats
             ],
             "deadline": self.match.deadline.isoformat() if self.match.deadline else None,
+            "title": self.title,
+            "ended": self.match.end_reason or None,
+            "rematch": self.match.rematch_id,
         }
 
 
@@ -131,9 +166,159 @@ def match_picture(
         seat=seat,
         view=engine.view(state, seat),
         legal=engine.legal(state, seat) if live and seat is not None else [],
-        to_act=sorted(engine.to_act(state)) if upto is None or upto < match.version else [],
+        to_act=sorted(engine.to_act(state))
+        if (upto is None and match.status != Match.Status.ABANDONED)
+        or (upto is not None and upto < match.version)
+        else [],
         seats=seats,
         title=game_info(match.game).title,
         outcome=match.outcome if upto is None else None,
         bots=sorted(get_bots(match.game)),
     )
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+LOBBY_ROWS = 20
+
+
+def _names(match: Match) -> str:
+    names = []
+    for s in match.seat_set.all():
+        if s.player and s.bot:
+            names.append(f"{s.player.name} (bot)")
+        elif s.player:
+            names.append(s.player.name)
+        elif s.bot:
+            names.append(f"{s.bot.capitalize()} bot")
+        else:
+            names.append("open seat")
+    return ", ".join(names)
+
+
+def _to_act(match: Match) -> frozenset[int]:
+    if match.status != Match.Status.PLAYING:
+        return frozenset()
+    try:
+        return frozenset(get_engine(match.game).to_act(match_state(match)))
+    except Exception:  # a game no longer registered: listed, just not "your turn"
+        return frozenset()
+
+
+def lobby_matches(*, user: Any) -> dict[str, list[dict[str, Any]]]:
+    """The lobby's three lists: open tables the user can join, the user's own matches (those
+    where it is their turn first, then the ones under way, open, and the last few finished),
+    and matches under way to watch."""
+    player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+    seats = Match.objects.prefetch_related("seat_set__player")
+    mine_ids: set[int] = set()
+    mine: list[dict[str, Any]] = []
+    if player is not None:
+        current = seats.filter(seat_set__player=player).exclude(status=Match.Status.ABANDONED)
+        rows = list(
+            current.exclude(status=Match.Status.FINISHED).order_by("-updated").distinct()[:LOBBY_ROWS]
+        )
+        rows += list(current.filter(status=Match.Status.FINISHED).order_by("-updated").distinct()[:5])
+        for match in rows:
+            seat = next(s.number for s in match.seat_set.all() if s.player_id == player.pk)
+            to_act = _to_act(match)
+            mine_ids.add(match.pk)
+            mine.append({"match": match, "players": _names(match), "seat": seat, "my_turn": seat in to_act})
+        order = {Match.Status.PLAYING: 1, Match.Status.OPEN: 2, Match.Status.FINISHED: 3}
+        mine.sort(key=lambda r: (not r["my_turn"], order.get(r["match"].status, 4)))
+    open_tables = [
+        {
+            "match": m,
+            "players": _names(m),
+            "free": sum(1 for s in m.seat_set.all() if not s.player_id and not s.bot),
+        }
+        for m in seats.filter(status=Match.Status.OPEN).exclude(pk__in=mine_ids).order_by("-created")[:50]
+    ]
+    open_tables = [row for row in open_tables if row["free"]][:LOBBY_ROWS]
+    watch = [
+        {"match": m, "players": _names(m)}
+        for m in seats.filter(status=Match.Status.PLAYING)
+        .exclude(pk__in=mine_ids)
+        .order_by("-updated")[:LOBBY_ROWS]
+    ]
+    return {"open": open_tables, "mine": mine, "watch": watch}
+
+
+# --- the rules pages: the engine's rulings, from its package docstring -------------------------
+
+_HEADING_RULE = re.compile(r"^[-=]{3,}$")
+_NUMBERED = re.compile(r"^(\d+)\.\s+(.*)$")
+_NAMED = re.compile(r"^([a-z][a-z0-9_]*)$")
+_BOLD_TITLE = re.compile(r"^\*\*(.+?)\*\*\s*(.*)$", re.S)
+
+
+def _words(text: str) -> str:
+    """Docstring markup to plain words: ``code`` and **bold** lose their marks."""
+    return re.sub(r"\s+", " ", text.replace("``", "").replace("**", "")).strip()
+
+
+@cache
+def has_rules(slug: str) -> bool:
+    """Whether the game has a rules page (``templates/play/rules/<slug>.html``)."""
+    try:
+        get_template(f"play/rules/{slug}.html")
+    except TemplateDoesNotExist:
+        return False
+    return True
+
+
+@cache
+def game_rulings(slug: str) -> list[dict[str, Any]]:
+    """The rulings the game's engine decided, as ``{"title", "text"}``, read from the section
+    "Rulings" of its package docstring (the same words its tests are named after)."""
+    try:
+        module = importlib.import_module(game_info(slug).module)
+    except (LookupError, ImportError):
+        return []
+    lines = (module.__doc__ or "").splitlines()
+    start = next(
+        (
+            i + 2
+            for i, line in enumerate(lines[:-1])
+            if line.strip() == "Rulings" and _HEADING_RULE.match(lines[i + 1].strip())
+        ),
+        None,
+    )
+    if start is None:
+        return []
+    body: list[str] = []
+    for i in range(start, len(lines)):
+        if i + 1 < len(lines) and lines[i].strip() and _HEADING_RULE.match(lines[i + 1].strip()):
+            break  # the next section
+        body.append(lines[i])
+    items: list[dict[str, Any]] = []
+    previous = ""
+    for line in body:
+        numbered = _NUMBERED.match(line)
+        named = _NAMED.match(line)
+        if numbered:
+            items.append({"title": "", "parts": [numbered.group(2)]})
+        elif named:
+            items.append({"title": named.group(1).replace("_", " ").capitalize() + ".", "parts": []})
+        elif items and (line.startswith(" ") or not line.strip()):
+            items[-1]["parts"].append(line)
+        elif items and line.strip():
+            if previous.strip() and items[-1].get("note"):
+                items[-1]["parts"].append(line)  # the note's paragraph goes on
+            else:
+                items.append({"title": "", "parts": [line], "note": True})
+        previous = line
+    out = []
+    for item in items:
+        text = " ".join(p.strip() for p in item["parts"])
+        title = item["title"]
+        bold = _BOLD_TITLE.match(text)
+        if bold and not title:
+            title, text = bold.group(1), bold.group(2)
+        lead = text.split(": ", 1)
+        if not title and len(lead) == 2 and len(lead[0]) <= 40:  # "First dealer: each player draws..."
+            title, text = lead[0] + ".", lead[1][:1].upper() + lead[1][1:]
+        if title:  # one way for every heading: "Sanction:" and "Cashing in" read "Sanction." "Cashing in."
+            title = title.strip().rstrip(":.").rstrip() + "."
+        out.append({"title": _words(title), "text": _words(text), "note": bool(item.get("note"))})
+    return [r for r in out if r["text"] or r["title"]]

@@ -83,7 +83,7 @@ def match_create(
         playable = ", ".join(e.slug for e in engines())
         raise MoveRejected(f"{exc} Games that can be played online: {playable}.") from None
     if seats not in info.seats:
-        raise MoveRejected(f"{info.title} is played by {info.seats.start} to {info.seats.stop - 1} players.")
+        raise MoveRejected(f"{info.title} is played by {info.players}.")
     seed = seed if seed is not None else secrets.randbits(48)
     try:
         engine.start(seats, seed, options or {})  # validates the options
@@ -114,11 +114,27 @@ def match_create(
     return match
 
 
+def default_bot(game: str) -> str:
+    """The bot that takes a seat when nobody says which: the heuristic one where the game has it."""
+    bots = get_bots(game)
+    return "heuristic" if "heuristic" in bots else next(iter(bots))
+
+
+def table_guests(table: Any) -> list[Player]:
+    """The players at a tournament table who have no account: online, a bot plays for each."""
+    seats = table.seats.select_related("entrant__player").order_by("position")
+    return [s.entrant.player for s in seats if s.entrant.player.user_id is None]
+
+
 @transaction.atomic
 def match_for_table(*, user: Any, table: Any) -> Match:
     """An online match for a tournament table: its players in its seat order, started at once.
 
-    The finished match reports the table's result by itself. Asking twice gives the same match.
+    Players without an account (the club's guests) cannot log in to move: a bot plays for each
+    (the seat keeps the guest, so the table's result is theirs; such a result counts for the
+    tournament but is not rated, see ``results``). A table where nobody has an account is
+    refused: it is played at the table and scored on the sheet. The finished match reports the
+    table's result by itself. Asking twice gives the same match.
     """
     from ..clubs.models import Role
     from ..clubs.selectors import has_club_role
@@ -136,12 +152,18 @@ def match_for_table(*, user: Any, table: Any) -> Match:
         raise MoveRejected("Only the players at this table or an organiser can start its match.", status=403)
     if table.is_bye or table.round.status != "published":
         raise MoveRejected("Only a table of a published round can be played online.")
+    if all(p.user_id is None for p in players):
+        raise MoveRejected(
+            "Nobody at this table has an account to play online with: play it at the table and "
+            "enter the result on the score sheet."
+        )
     engine = get_engine(event.game)  # raises for a game without an engine
     seed = secrets.randbits(48)
     try:
         engine.start(len(seats), seed, event.options)
     except InvalidOptions as exc:
         raise MoveRejected(str(exc)) from exc
+    bot = default_bot(event.game)
     match = Match.objects.create(
         game=event.game,
         seats=len(seats),
@@ -150,14 +172,43 @@ def match_for_table(*, user: Any, table: Any) -> Match:
         club=event.club,
         table=table,
         status=Match.Status.PLAYING,
-        created_by=user if me is not None else None,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
     )
     MatchSeat.objects.bulk_create(
-        [MatchSeat(match=match, number=i, player=player) for i, player in enumerate(players)]
+        [
+            MatchSeat(match=match, number=i, player=player, bot="" if player.user_id else bot)
+            for i, player in enumerate(players)
+        ]
     )
+    match.bot_turn = bot_turn(match, match_state(match))
+    match.save(update_fields=["bot_turn"])
     _clock_start(match)
     _after_change(match)
     return match
+
+
+@transaction.atomic
+def table_played_at_table(*, user: Any, table: Any) -> Match | None:
+    """The table plays its game at the table: its result is entered on the score sheet as usual.
+
+    A match already under way online for the table is abandoned (by whoever may abandon it: the
+    one who started it or an organiser) and lets go of the table; returns it, or None when the
+    table had no match. A table whose match is over has its result already: refused.
+    """
+    from ..clubs.models import Role
+    from ..clubs.selectors import has_club_role
+
+    event = table.round.event
+    me = _player(user)
+    seated = me is not None and table.seats.filter(entrant__player=me).exists()
+    if not (seated or has_club_role(user=user, club=event.club, role=Role.ORGANISER)):
+        raise MoveRejected("Only the players at this table or an organiser can decide that.", status=403)
+    existing = Match.objects.filter(table=table).first()
+    if existing is None:
+        return None
+    if existing.status == Match.Status.FINISHED:
+        raise MoveRejected("This table's match was played online to the end: its result is in.")
+    return match_abandon(user=user, match_id=existing.pk, reason="the table plays this game at the table")
 
 
 def _lock(match_id: int) -> Match:
@@ -273,10 +324,7 @@ def _apply(match: Match, seat: int, action: dict[str, Any]) -> Any:
         match.status = Match.Status.FINISHED
         match.outcome = outcome.as_dict()
         fields += ["status", "outcome"]
-        from .results import match_report_result
-
-        # Robust: the move is applied whatever becomes of its report (the error is logged).
-        transaction.on_commit(partial(match_report_result, match_id=match.pk), robust=True)
+        fields += _report_on_commit(match)
     match.deadline = _deadline(match, new_state, state)
     match.bot_turn = bot_turn(match, new_state)
     match.save(update_fields=[*fields, "bot_turn"])
@@ -514,3 +562,176 @@ def match_timeouts_close(*, now: Any = None, match_id: int | None = None) -> int
             closed += 1
             _after_change(match)
     return closed
+
+
+# --- ending a match early: resigning, abandoning; and playing it again ----------------------------
+
+
+def _viewer_scores(match: Match) -> list[float | None]:
+    """The scores a spectator sees so far, where the game shows them as one number per seat;
+    else none (the game was not played out)."""
+    try:
+        shown = get_engine(match.game).view(match_state(match), None).get("scores")
+    except Exception:  # a view that cannot say: no scores rather than a refused resignation
+        shown = None
+    if (
+        isinstance(shown, list)
+        and len(shown) == match.seats
+        and all(isinstance(x, int | float) and not isinstance(x, bool) for x in shown)
+    ):
+        return [float(x) for x in shown]
+    return [None] * match.seats
+
+
+@transaction.atomic
+def match_resign(*, user: Any, match_id: int, version: int | None = None) -> Match:
+    """A seated player gives up: the match ends at once.
+
+    The ruling (the same online and at a tournament table): the player who resigns is placed
+    last, alone; the others share first place, since the game was not played out to rank them.
+    The scores are what the game showed so far (none where it shows no running score). The
+    result is reported like any finished match: a table's result and the standings take it,
+    and an all-human match is rated (resigning is a loss, as on lichess). ``version``, when
+    given, is the version the player saw: a stale confirmation is refused (409).
+    """
+    match = _lock(match_id)
+    mine = seat_of(match=match, user=user)
+    if mine is None:
+        raise MoveRejected("Only a player seated in this match can resign it.", status=403)
+    if match.status == Match.Status.OPEN:
+        raise MoveRejected("The match has not started: there is nothing to resign yet.")
+    if match.status != Match.Status.PLAYING:
+        raise MoveRejected("The match is over.")
+    if version is not None and version != match.version:
+        raise MoveRejected(
+            "The game has moved on since you looked: check the board and decide again.", status=409
+        )
+    places = [match.seats if seat == mine else 1 for seat in range(match.seats)]
+    name = next((s.player.name for s in match.seat_set.all() if s.number == mine and s.player), "")
+    match.outcome = {
+        "scores": _viewer_scores(match),
+        "places": places,
+        "detail": {"ended": "resigned", "resigned": mine},
+    }
+    extra = _report_on_commit(match)
+    _end(match, Match.Status.FINISHED, f"{name or f'Seat {mine + 1}'} resigned.", extra)
+    return match
+
+
+def _report_on_commit(match: Match) -> list[str]:
+    """Report the ended match's result once the move commits; the fields to save with it.
+
+    Robust: the move is applied whatever becomes of its report (the error is logged). The mark
+    ``report_due`` is saved with the move and cleared by the report, so a report that failed (a
+    database error, the process ending before it ran) is made by the sweep (``sweeps``).
+    """
+    from .results import match_report_result
+
+    match.report_due = timezone.now()
+    transaction.on_commit(partial(match_report_result, match_id=match.pk), robust=True)
+    return ["report_due"]
+
+
+def abandon_allowed(*, match: Match, user: Any) -> bool:
+    """Who may abandon a match: its creator, the club's organisers (and staff); and, when nobody
+    can move any more (no seat to act, or only seats nobody can play), any seated player."""
+    from ..clubs.models import Role
+    from ..clubs.selectors import has_club_role
+
+    if match.status not in (Match.Status.OPEN, Match.Status.PLAYING):
+        return False
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if match.created_by_id == user.pk or user.is_staff:
+        return True
+    if match.club is not None and has_club_role(user=user, club=match.club, role=Role.ORGANISER):
+        return True
+    return seat_of(match=match, user=user) is not None and match_stuck(match=match)
+
+
+def match_stuck(*, match: Match) -> bool:
+    """A match under way that nobody can move on: no seat is to act, or every seat to act is a
+    person without an account and without a bot (a guest seated before bots played for guests)."""
+    if match.status != Match.Status.PLAYING:
+        return False
+    to_act = get_engine(match.game).to_act(match_state(match))
+    playable = {
+        s.number for s in match.seat_set.select_related("player") if s.bot or (s.player and s.player.user_id)
+    }
+    return not to_act or not playable.intersection(to_act)
+
+
+@transaction.atomic
+def match_abandon(*, user: Any, match_id: int, reason: str = "") -> Match:
+    """End a match without a result: nobody wins, nothing is reported, no rating changes.
+
+    A tournament table's match lets go of its table, so the table can be played at the table
+    (its result entered on the score sheet) or started online again.
+    """
+    match = _lock(match_id)
+    if match.status not in (Match.Status.OPEN, Match.Status.PLAYING):
+        raise MoveRejected("The match is over already.")
+    if not abandon_allowed(match=match, user=user):
+        raise MoveRejected(
+            "Only the player who created the match or the club's organisers can abandon it "
+            "(its players too, once nobody can move).",
+            status=403,
+        )
+    reason = " ".join(str(reason or "").split())[:120]
+    who = getattr(getattr(user, "player", None), "name", "") or user.get_username()
+    text = f"Abandoned by {who}" + (f": {reason}" if reason else "")
+    text += "" if text[-1] in ".!?" else "."
+    match.table = None
+    _end(match, Match.Status.ABANDONED, text[:200], extra=["table"])
+    return match
+
+
+def _end(match: Match, status: str, reason: str, extra: list[str] | None = None) -> None:
+    match.status = status
+    match.end_reason = reason
+    match.deadline = None
+    match.bot_turn = None
+    fields = ["status", "end_reason", "deadline", "bot_turn", "outcome", "updated", *(extra or [])]
+    match.save(update_fields=fields)
+    transaction.on_commit(partial(live.publish, match.pk, match.version))
+
+
+@transaction.atomic
+def match_rematch(*, user: Any, match_id: int) -> Match:
+    """Play a finished match again: the same game, options, seats, people and bots, a new deal.
+
+    One click starts it for everyone (the others' pages follow to it by themselves); asked again
+    (another player's click at the same moment) it gives the same new match. The rematch of a
+    tournament table's match is a friendly: it belongs to no table.
+    """
+    match = _lock(match_id)
+    if seat_of(match=match, user=user) is None:
+        raise MoveRejected("Only the players of this match can ask for a rematch.", status=403)
+    if match.status != Match.Status.FINISHED:
+        raise MoveRejected("A rematch can be played once the match is over.")
+    if match.rematch_id is not None:
+        rematch = Match.objects.filter(pk=match.rematch_id).first()
+        if rematch is not None:
+            return rematch
+    seats = list(match.seat_set.all())
+    new = Match.objects.create(
+        game=match.game,
+        seats=match.seats,
+        seed=secrets.randbits(48),
+        options=match.options,
+        club=match.club,
+        status=Match.Status.PLAYING,
+        created_by=user,
+    )
+    MatchSeat.objects.bulk_create(
+        [MatchSeat(match=new, number=s.number, player_id=s.player_id, bot=s.bot) for s in seats]
+    )
+    new = _lock(new.pk)
+    new.bot_turn = bot_turn(new, match_state(new))
+    new.save(update_fields=["bot_turn"])
+    _clock_start(new)
+    _after_change(new)
+    match.rematch = new
+    match.save(update_fields=["rematch", "updated"])
+    transaction.on_commit(partial(live.publish, match.pk, match.version))
+    return new

@@ -1,5 +1,5 @@
 """The bot sweep: no match waits on its bots for long, whatever became of the message that
-should have asked them to act.
+should have asked them to act; and no ended match stays unreported (``reports_sweep``).
 
 After every move the bots' turn is queued (``services._after_change``), and Spy vs Spy bots race
 on through a chain of delayed runs (``realtime.bots_follow_up``). A message can be lost: the
@@ -80,3 +80,31 @@ def _ask(match_id: int, mark: datetime | None, now: datetime) -> bool:
     log.info("Match %s waited on its bots since %s: asking them again", match_id, mark)
     send_task_safely(run_bots, match_id)
     return True
+
+
+def reports_sweep(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> int:
+    """Report the result of every match that ended ``SWEEP_SECONDS`` ago or more and still waits.
+
+    A match's result is reported just after the move that ended it commits
+    (``services._report_on_commit``); if that failed (a database error, the web process ending
+    in between), the match keeps its ``report_due`` mark and is reported here. The report is
+    made once: ``match_report_result`` looks for it under the match's row lock. A report that
+    fails again is tried at the next sweep but one (the mark moves on), and logged each time.
+    Returns how many matches were reported (or found to have nothing to report).
+    """
+    from .results import match_report_result
+
+    now = now or timezone.now()
+    since = now - timedelta(seconds=settings.SWEEP_SECONDS)
+    due = Match.objects.filter(report_due__lte=since).order_by("report_due").values_list("pk", flat=True)
+    done = 0
+    for match_id in list(due[:limit]):
+        try:
+            match_report_result(match_id=match_id)
+        except Exception:
+            log.exception("The result of match %s could not be reported; the sweep tries again", match_id)
+            Match.objects.filter(pk=match_id).update(report_due=now)
+        else:
+            log.info("Match %s ended without its result reported: reported now", match_id)
+            done += 1
+    return done

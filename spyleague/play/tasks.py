@@ -24,9 +24,10 @@ def sweep_timeouts() -> int:
 
 @shared_task(name="spyleague.play.tasks.sweep_bots", time_limit=60, soft_time_limit=50, acks_late=False)
 def sweep_bots() -> int:
-    """Celery beat: ask the bots of every match that waits on them (see ``sweeps``).
+    """Celery beat: ask the bots of every match that waits on them, and report every ended match
+    whose result was not (see ``sweeps``).
 
     Acknowledged at once: a sweep lost with its worker is simply done by the next one."""
-    from .sweeps import bots_sweep
+    from .sweeps import bots_sweep, reports_sweep
 
-    return bots_sweep()
+    return bots_sweep() + reports_sweep()

@@ -10,13 +10,15 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, transaction
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import get_template
 from django.views.decorators.http import require_POST
 
-from games import engines, games, get_engine
+from games import engines, game_info, games, get_engine
 
 from ..core.inputs import MAX_ID, Refused, json_value, whole_number
 from . import live, services
@@ -24,7 +26,7 @@ from .forms import MatchForm
 from .live import channel
 from .models import Match
 from .realtime import is_real_time
-from .selectors import match_picture
+from .selectors import game_rulings, has_rules, lobby_matches, match_picture
 
 STREAM_SECONDS = 300  # a stream ends after this; the browser reconnects by itself
 
@@ -32,15 +34,32 @@ log = logging.getLogger(__name__)
 
 
 def lobby(request: HttpRequest, form: MatchForm | None = None, status: int = 200) -> HttpResponse:
-    recent = Match.objects.prefetch_related("seat_set__player").order_by("-created")[:20]
+    form = form or MatchForm()
+    playable: list[dict[str, Any]] = [{"engine": e, "options": option_fields(e.slug)} for e in engines()]
+    # What was chosen stays chosen when the form comes back with an error.
+    chosen = form["game"].value() if form.is_bound else None
+    if chosen not in {g["engine"].slug for g in playable}:
+        chosen = playable[0]["engine"].slug if playable else None
+    if form.is_bound:
+        for g in playable:
+            for option in g["options"]:
+                if option["kind"] == "bool":
+                    option["value"] = option["name"] in form.data
+                else:
+                    option["value"] = form.data.get(option["name"], option["default"])
     return render(
         request,
         "play/lobby.html",
         {
             "games": games(),
-            "matches": recent,
-            "form": form or MatchForm(),
-            "playable": [{"engine": e, "options": option_fields(e.slug)} for e in engines()],
+            "rules": [g.slug for g in games() if has_rules(g.slug)],
+            "lists": lobby_matches(user=request.user),
+            "form": form,
+            "chosen": chosen,
+            "seats_value": form["seats"].value() if form.is_bound else form.fields["seats"].initial,
+            "fill_value": bool(form.data.get("fill_with_bots")) if form.is_bound else True,
+            "bot_value": form["bot"].value() if form.is_bound else "heuristic",
+            "playable": playable,
         },
         status=status,
     )
@@ -180,7 +199,8 @@ def _chosen_cards_action(pk: int, request: HttpRequest, kind: str, cards: list[s
     match = Match.objects.get(pk=pk)
     picture = _picture(request, match)
     for action in picture.legal:
-        if action.get("type") == kind and sorted(action.get("cards", [])) == sorted(cards):
+        # Only actions that take a list of cards: an empty choice never matches a one-card action.
+        if action.get("type") == kind and "cards" in action and sorted(action["cards"]) == sorted(cards):
             return dict(action)
     return {"type": kind, "cards": cards}  # not legal: the engine says why
 
@@ -240,6 +260,97 @@ def match_bot(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("play:match", pk=pk)
 
 
+def _confirm_page(
+    request: HttpRequest, match: Match, what: str, error: str = "", status: int = 200
+) -> HttpResponse:
+    picture = _picture(request, match)
+    context = {"p": picture, "match": match, "what": what, "error": error}
+    return render(request, "play/confirm.html", context, status=status)
+
+
+@login_required
+def match_resign(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what resigning means, and the button that does it; POST: resign."""
+    match = get_object_or_404(Match, pk=pk)
+    if services.seat_of(match=match, user=request.user) is None:
+        raise PermissionDenied("Only a player seated in this match can resign it.")
+    if request.method != "POST":
+        if match.status != Match.Status.PLAYING:
+            return redirect(match)
+        return _confirm_page(request, match, "resign")
+    version = request.POST.get("version")
+    try:
+        seen = whole_number(version, what="The version", high=MAX_ID) if version else None
+        services.match_resign(user=request.user, match_id=pk, version=seen)
+    except services.MoveRejected as exc:
+        match.refresh_from_db()
+        return _confirm_page(request, match, "resign", exc.reason, status=exc.status)
+    except Refused as exc:
+        return _confirm_page(request, match, "resign", str(exc), status=400)
+    messages.info(request, "You resigned: the match is over.")
+    return redirect(match)
+
+
+@login_required
+def match_abandon(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: what abandoning means, and the button that does it; POST: abandon the match."""
+    match = get_object_or_404(Match, pk=pk)
+    if match.status in (Match.Status.OPEN, Match.Status.PLAYING) and not services.abandon_allowed(
+        match=match, user=request.user
+    ):
+        raise PermissionDenied(
+            "Only the player who created the match or the club's organisers can abandon it "
+            "(its players too, once nobody can move)."
+        )
+    if request.method != "POST":
+        if match.status not in (Match.Status.OPEN, Match.Status.PLAYING):
+            return redirect(match)
+        return _confirm_page(request, match, "abandon")
+    table = match.table
+    try:
+        services.match_abandon(user=request.user, match_id=pk, reason=request.POST.get("reason", ""))
+    except services.MoveRejected as exc:
+        match.refresh_from_db()
+        return _confirm_page(request, match, "abandon", exc.reason, status=exc.status)
+    if table is not None:
+        messages.info(request, "The match is abandoned: enter this table's result on its score sheet.")
+        return redirect("tournaments:sheet", pk=table.round.event_id, table_id=table.pk)
+    messages.info(request, "The match is abandoned.")
+    return redirect(match)
+
+
+@login_required
+@require_POST
+def match_rematch(request: HttpRequest, pk: int) -> HttpResponse:
+    get_object_or_404(Match, pk=pk)
+    try:
+        rematch = services.match_rematch(user=request.user, match_id=pk)
+    except services.MoveRejected as exc:
+        return _board_response(request, pk, exc.reason, status=exc.status)
+    if request.htmx:  # type: ignore[attr-defined]
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = rematch.get_absolute_url()
+        return response
+    return redirect(rematch)
+
+
+def rules(request: HttpRequest, game: str) -> HttpResponse:
+    """A game's rules in short, in our own words, and the rulings its engine plays by."""
+    try:
+        info = game_info(game)
+    except LookupError:
+        raise Http404("There are no rules here for that game.") from None
+    if not has_rules(info.slug):
+        raise Http404("There are no rules here for that game.")
+    template = get_template(f"play/rules/{info.slug}.html")
+    context = {
+        "game": info,
+        "rulings": game_rulings(info.slug),
+        "others": [g for g in games() if has_rules(g.slug)],
+    }
+    return HttpResponse(template.render(context, request))
+
+
 def _race(pk: int) -> Match:
     """A real-time match (Spy vs Spy), or 404: the race pages' addresses mean nothing else."""
     match = get_object_or_404(Match, pk=pk)
@@ -257,9 +368,20 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         step = max(0, min(int(request.GET.get("step", match.version)), match.version))
     except ValueError:
         step = match.version
-    picture = match_picture(match=match, seat=None, upto=step)
+    # Each step is the board as a spectator saw it after that many moves, rebuilt by replaying
+    # the log through the engine; hidden cards stay hidden even though the match is over (what
+    # was secret at the table stays so, as on the live board for a spectator).
+    from .templatetags.replay import move_words
+
+    seats = list(match.seat_set.select_related("player").order_by("number"))
+    picture = match_picture(match=match, seat=None, upto=step, seats=seats)
     move = match.moves.filter(number=step).first() if step else None
-    context = {"p": picture, "match": match, "step": step, "move": move}
+    words: list[str] = []
+    if move is not None:
+        before = match_picture(match=match, seat=None, upto=step - 1, seats=seats)
+        action = move.action if isinstance(move.action, dict) else {"type": str(move.action)}
+        words = move_words(game=match.game, seat=move.seat, action=action, before=before, after=picture)
+    context = {"p": picture, "match": match, "step": step, "move": move, "words": words, "replay": True}
     template = "play/replay.html#frame" if request.htmx else "play/replay.html"  # type: ignore[attr-defined]
     return render(request, template, context)
 

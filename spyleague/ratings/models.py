@@ -28,7 +28,7 @@ class Rating(models.Model):
         constraints = [models.UniqueConstraint(fields=["player", "game"], name="one_rating_per_game")]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.game}: {self.ordinal:.1f}"
+        return f"{self.player} {_title(self.game)}: {self.ordinal:.1f}"
 
 
 class RatingPoint(models.Model):
@@ -61,7 +61,7 @@ class RatingPoint(models.Model):
         indexes = [models.Index(fields=["player", "game", "when"])]
 
     def __str__(self) -> str:
-        return f"{self.player} {self.game} {self.when:%Y-%m-%d}: {self.ordinal:.1f}"
+        return f"{self.player} {_title(self.game)} {self.when:%Y-%m-%d}: {self.ordinal:.1f}"
 
 
 class RatingState(models.Model):
@@ -84,4 +84,15 @@ class RatingState(models.Model):
     updated = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
-        return f"{self.game} ratings ({'recompute pending' if self.pending else 'up to date'})"
+        return f"{_title(self.game)} ratings ({'recompute pending' if self.pending else 'up to date'})"
+
+
+def _title(game: str) -> str:
+    """The game's title, as people read it (the slug stays in ``game``)."""
+    from games import game_info
+    from games.core import UnknownGame
+
+    try:
+        return game_info(game).title
+    except UnknownGame:
+        return game

@@ -70,3 +70,30 @@ def history_chart(
         "current": round(values[-1], 1),
         "games": len(values),
     }
+
+
+NEW_PLAYER_RATING = 0.0  # a new player's rating (mu 25 - 3 sigma 25/3), before their first result
+
+
+def result_rating_changes(*, result_id: int, game: str) -> dict[int, dict[str, float]]:
+    """Each player's rating before and after one rated result, by player id: ``{"before",
+    "after", "change"}``. Empty while the result is not rated (or its rating is still being
+    worked out by a recompute)."""
+    from django.db.models import Q
+
+    out: dict[int, dict[str, float]] = {}
+    for point in RatingPoint.objects.filter(result_id=result_id, game=game):
+        earlier = (
+            RatingPoint.objects.filter(player_id=point.player_id, game=game)
+            .filter(Q(when__lt=point.when) | Q(when=point.when, pk__lt=point.pk))
+            .order_by("-when", "-pk")
+            .values_list("ordinal", flat=True)
+            .first()
+        )
+        before = NEW_PLAYER_RATING if earlier is None else earlier
+        out[point.player_id] = {
+            "before": round(before, 1),
+            "after": round(point.ordinal, 1),
+            "change": round(point.ordinal - before, 1),
+        }
+    return out

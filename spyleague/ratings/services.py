@@ -40,6 +40,17 @@ Progress = Callable[[int, int, str], None]
 RATER = Rater()
 
 
+def _title(game: str) -> str:
+    """The game's title for people to read (a job's label)."""
+    from games import game_info
+    from games.core import UnknownGame
+
+    try:
+        return game_info(game).title
+    except UnknownGame:
+        return game
+
+
 def _lock(game: str) -> None:
     job_lock(f"ratings:{game}")
 
@@ -67,7 +78,7 @@ def _ask_recompute(state: RatingState, since: datetime | None, *, user: Any = No
     state.save(update_fields=["pending", "version", "dirty_all", "dirty_from", "updated"])
     return job_queue(
         kind="ratings",
-        label=f"Recompute {state.game} ratings",
+        label=f"Recompute {_title(state.game)} ratings",
         task=recompute_ratings_task,
         params={"game": state.game},
         key=f"ratings:{state.game}",
@@ -87,7 +98,8 @@ def ratings_result_apply(*, result: Result) -> str:
     """Bring the game's ratings up to date with ``result``, just confirmed or corrected.
 
     Returns ``"applied"`` (rated on the spot), ``"queued"`` (a recompute will do it) or
-    ``"unrated"`` (fewer than two players: results like that are not rated).
+    ``"unrated"`` (fewer than two players, or marked ``unrated`` because a bot played for
+    someone: results like that are not rated).
     """
     game = result.game
     _lock(game)
@@ -98,7 +110,7 @@ def ratings_result_apply(*, result: Result) -> str:
     lines = list(
         ResultLine.objects.filter(result=result).order_by("position").values_list("player_id", "place")
     )
-    if result.status != Result.Status.CONFIRMED or len(lines) < 2:
+    if result.status != Result.Status.CONFIRMED or len(lines) < 2 or result.data.get("unrated"):
         if RatingPoint.objects.filter(result=result).exists():  # it counted before: not any more
             _ask_recompute(state, result.played)
             return "queued"
@@ -171,6 +183,9 @@ def ratings_recompute(
     tables: list[list[tuple[int, int]]] = []
     for result_id, played, player_id, place in (
         ResultLine.objects.filter(result__game=game, result__status=Result.Status.CONFIRMED)
+        # Not the results a bot played in for someone (``play.results``). (A filter, not an exclude
+        # on the JSON key: that one also drops the rows without the key on some databases.)
+        .exclude(result_id__in=Result.objects.filter(game=game, data__unrated=True).values("pk"))
         .order_by("result__played", "result_id", "position")
         .values_list("result_id", "result__played", "player_id", "place")
         .iterator(chunk_size=20000)

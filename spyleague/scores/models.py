@@ -49,7 +49,7 @@ class Result(models.Model):
         indexes = [models.Index(fields=["game", "status", "played"])]
 
     def __str__(self) -> str:
-        return f"{self.game} result #{self.pk}"
+        return f"{_title(self.game)} result #{self.pk}"
 
 
 class ResultLine(models.Model):
@@ -159,3 +159,14 @@ class ScorepadChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.action} deal {self.deal} of {self.scorepad}"
+
+
+def _title(game: str) -> str:
+    """The game's title, as people read it (the slug stays in ``game``)."""
+    from games import game_info
+    from games.core import UnknownGame
+
+    try:
+        return game_info(game).title
+    except UnknownGame:
+        return game

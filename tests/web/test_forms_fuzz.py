@@ -9,7 +9,8 @@ Django's login and logout pages), each under its URL name:
   ``clubs:member-role``;
 - events: ``tournaments:create``, ``tournaments:settings`` (an event's settings, the tiebreaks
   ticked and moved up or down), ``tournaments:league-create``, ``tournaments:entrant-add``,
-  ``tournaments:entrant-update``, ``tournaments:check-in-all``, ``tournaments:pair``,
+  ``tournaments:entrant-update``, ``tournaments:check-in-all``, ``tournaments:self-check-in``
+  (a player checks in by the screen's QR code), ``tournaments:pair``,
   ``tournaments:finish`` (the organiser
   ends an event by hand), ``tournaments:round-action`` (publish,
   discard, swap), ``tournaments:sheet`` (the table score sheet: a game scored by a number per
@@ -18,7 +19,8 @@ Django's login and logout pages), each under its URL name:
 - scorepads: ``scores:pad-new``, ``scores:pad-deal`` (a deal in points, in what was taken, a
   correction, a Spy vs Spy race), ``scores:pad-confirm``;
 - online play: ``play:new`` (with the engines' options), ``play:act``, ``play:join``,
-  ``play:start``, ``play:bot``, ``play:race-act``, ``play:race-tick``.
+  ``play:start``, ``play:bot``, ``play:race-act``, ``play:race-tick``, ``play:resign``,
+  ``play:abandon``, ``play:rematch``.
 
 The API's operations are fuzzed from its schema in ``tests/web/api/test_schema_fuzz.py``; the
 admin is Django's own. ``test_every_post_view_is_fuzzed`` reads the URL resolver and fails when
@@ -754,6 +756,20 @@ def check_in_all_targets(fw: FormsWorld) -> list[Target]:
     ]
 
 
+def self_check_in_targets(fw: FormsWorld) -> list[Target]:
+    w = fw.w
+
+    def url(event: Event) -> str:
+        return reverse("tournaments:self-check-in", args=[event.pk])
+
+    return [
+        Target(url(w.open)),  # sid is entered: checked in (twice: nothing new)
+        Target(url(w.open), by=STRANGER, refused=True),  # not entered
+        Target(url(w.cup), refused=True),  # its round is a draft: closed
+        Target(url(w.finished), refused=True),  # over
+    ]
+
+
 def finish_targets(fw: FormsWorld) -> list[Target]:
     w = fw.w
 
@@ -965,6 +981,34 @@ def race_tick_targets(fw: FormsWorld) -> list[Target]:
     ]
 
 
+def resign_targets(fw: FormsWorld) -> list[Target]:
+    """sid resigns the Mister Spy match under way; an open match and a finished one refuse."""
+    w = fw.w
+    return [
+        Target(reverse("play:resign", args=[fw.playing.pk]), ({"version": str(fw.playing.version)}, {})),
+        Target(reverse("play:resign", args=[w.open_match.pk]), refused=True),
+        Target(reverse("play:resign", args=[w.finished_match.pk]), refused=True),
+    ]
+
+
+def abandon_targets(fw: FormsWorld) -> list[Target]:
+    """sid abandons the matches sid created; a finished one refuses."""
+    w = fw.w
+    return [
+        Target(reverse("play:abandon", args=[w.open_match.pk]), ({"reason": "closing time"}, {})),
+        Target(reverse("play:abandon", args=[fw.playing.pk]), ({"reason": ""},)),
+        Target(reverse("play:abandon", args=[w.finished_match.pk]), refused=True),
+    ]
+
+
+def rematch_targets(fw: FormsWorld) -> list[Target]:
+    w = fw.w
+    return [
+        Target(reverse("play:rematch", args=[w.finished_match.pk])),
+        Target(reverse("play:rematch", args=[fw.playing.pk]), refused=True),  # not over
+    ]
+
+
 def board_key(match: Match) -> str:
     """The board's key a race page sends with its ticks (the board is then 204 when current)."""
     return f"{match.version}-{match.status}-{match.updated.timestamp():.3f}"
@@ -1062,6 +1106,12 @@ FORMS: list[Form] = [
     Form("tournaments:pair", "pair the next round", pair_targets, examples=20, htmx=True),
     Form("tournaments:finish", "finish the event", finish_targets, examples=20),
     Form("tournaments:check-in-all", "check in everyone", check_in_all_targets, examples=10),
+    Form(
+        "tournaments:self-check-in",
+        "check oneself in (the screen's QR code)",
+        self_check_in_targets,
+        examples=10,
+    ),
     Form("tournaments:round-action", "publish, discard, swap", round_targets, round_fields, examples=60),
     # Clubs.
     Form("clubs:create", "new club", club_create_targets, club_create_fields),
@@ -1097,6 +1147,15 @@ FORMS: list[Form] = [
         bot_fields,
         htmx=True,
     ),
+    Form(
+        "play:resign",
+        "resign a match",
+        resign_targets,
+        lambda fw: {"version": choices(str(fw.playing.version), "0", "-1", "x", str(2**63))},
+        examples=30,
+    ),
+    Form("play:abandon", "abandon a match", abandon_targets, lambda fw: {"reason": TEXT}, examples=30),
+    Form("play:rematch", "a rematch", rematch_targets, examples=15, htmx=True),
     Form("play:race-act", "a racer's move", race_act_targets, race_act_fields, htmx=True),
     Form(
         "play:race-tick",

@@ -168,6 +168,9 @@ QUERY_PARAMETERS = (
     "round",
     "tables",
     "entrants",
+    # the organiser's: the registration picker's search, the draft's first tapped player
+    "find",
+    "swap",
 )
 ODD_VALUES = st.one_of(
     st.sampled_from(["", " ", "abc", "-1", "0", "1", "1e309", "nan", "inf", "10" * 20, "%", "é", "<b>"]),

@@ -271,7 +271,7 @@ def build_world() -> World:
         )
     for match in (open_match, playing, finished):
         path = {"id": str(match.pk)}
-        for action in ("join", "start", "act"):
+        for action in ("join", "start", "act", "resign", "abandon", "rematch"):
             world.add("POST", f"/api/matches/{{id}}/{action}/", path=path)
         world.add("GET", "/api/matches/{id}/", path=path)
         world.add("GET", "/api/matches/{id}/replay/", path=path)

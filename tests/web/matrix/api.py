@@ -235,6 +235,20 @@ op(
 )
 op(
     "POST",
+    "/api/events/{id}/check-in/",
+    "check oneself in (only sid is entered)",
+    OPEN,
+    row(ANON, 403, 403, 200, 403, 403, 403),
+)
+op(
+    "POST",
+    "/api/events/{id}/check-in/",
+    "check oneself in while the round is a draft (closed)",
+    lambda w: {"id": w.cup.pk},
+    row(ANON, 403, 403, 409, 403, 403, 403),
+)
+op(
+    "POST",
     "/api/events/{id}/entrants/{entrant_id}/drop/",
     "drop a guest's entry",
     lambda w: {"id": w.open.pk, "entrant_id": w.entrant(w.open, w.guests[0]).pk},
@@ -348,6 +362,30 @@ op(
     "start sid's open match (its creator)",
     MATCH,
     row(ANON, 403, 403, 200, 403, 403, 403),
+    body={},
+)
+op(
+    "POST",
+    "/api/matches/{id}/resign/",
+    "resign the race (sid's seat)",
+    lambda w: {"id": w.race_match.pk},
+    row(ANON, 403, 403, 200, 403, 403, 403),
+    body={},
+)
+op(
+    "POST",
+    "/api/matches/{id}/abandon/",
+    "abandon sid's open match (its creator, or club A's organiser)",
+    MATCH,
+    row(ANON, 403, 403, 200, 403, 403, 200),
+    body={"reason": "closing time"},
+)
+op(
+    "POST",
+    "/api/matches/{id}/rematch/",
+    "a rematch of the finished match (its players)",
+    lambda w: {"id": w.finished_match.pk},
+    row(ANON, 403, 403, 201, 403, 403, 403),
     body={},
 )
 op("GET", "/api/me/", "oneself", expect=row(ANON, 200, 200, 200, 200, 200, 200))

@@ -238,6 +238,13 @@ page(
     lambda w: {"pk": w.cup.pk},
     GET=row(NO_DRAFT, NO_DRAFT, NO_DRAFT, NO_DRAFT, NO_DRAFT, NO_DRAFT, 200),
 )
+page(
+    "events/<id:pk>/",
+    "the cup with a player of its draft tapped (?swap=) and a search of the members to register",
+    lambda w: {"pk": w.cup.pk},
+    query=lambda w: {"swap": str(w.cup_swap[0]), "find": "gus"},
+    GET=row(NO_DRAFT, NO_DRAFT, NO_DRAFT, NO_DRAFT, NO_DRAFT, NO_DRAFT, 200),
+)
 page("events/<id:pk>/screen/", "the projector screen", lambda w: {"pk": w.open.pk}, GET=PUBLIC)
 page(
     "events/<id:pk>/standings/",
@@ -295,6 +302,28 @@ page(
     "register oneself in the finished event",
     lambda w: {"pk": w.finished.pk},
     POST=row(LOGIN, REFUSED, REFUSED, REFUSED, REFUSED, REFUSED, REFUSED),
+)
+CHECK_IN = "events/<id:pk>/check-in/"
+page(
+    CHECK_IN,
+    "check oneself in by the screen's link (only sid is entered)",
+    lambda w: {"pk": w.open.pk},
+    GET=row(LOGIN, 403, 403, 200, 403, 403, 403),
+    POST=row(LOGIN, 403, 403, 302, 403, 403, 403),
+)
+page(
+    CHECK_IN,
+    "check oneself in while the round is a draft (closed until it is published)",
+    lambda w: {"pk": w.cup.pk},
+    GET=row(LOGIN, 403, 403, 409, 403, 403, 403),
+    POST=row(LOGIN, 403, 403, REFUSED, 403, 403, 403),
+)
+page(
+    CHECK_IN,
+    "check oneself in to the finished event",
+    lambda w: {"pk": w.finished.pk},
+    GET=row(LOGIN, 403, 403, 409, 403, 403, 403),
+    POST=row(LOGIN, 403, 403, REFUSED, 403, 403, 403),
 )
 page(
     "events/<id:pk>/entrants/check-in/",
@@ -530,6 +559,30 @@ page(
     POST=row(ANON, 403, 403, 302, 403, 403, 403),
     post={"seat": "1", "bot": "heuristic"},
 )
+page(
+    "play/matches/<id:pk>/resign/",
+    "resign the race (sid's seat): the confirm step, then resigning",
+    RACE,
+    GET=row(LOGIN, 403, 403, 200, 403, 403, 403),
+    POST=row(LOGIN, 403, 403, 302, 403, 403, 403),
+)
+page(
+    "play/matches/<id:pk>/abandon/",
+    "abandon sid's open match (its creator, or club A's organiser)",
+    OPEN,
+    GET=row(LOGIN, 403, 403, 200, 403, 403, 200),
+    POST=row(LOGIN, 403, 403, 302, 403, 403, 302),
+    post={"reason": "closing time"},
+)
+page(
+    "play/matches/<id:pk>/rematch/",
+    "a rematch of the finished match (its players)",
+    lambda w: {"pk": w.finished_match.pk},
+    GET=POST_ONLY,
+    POST=row(LOGIN, 403, 403, 302, 403, 403, 403),
+)
+page("play/rules/<str:game>/", "Black Spy's rules", lambda w: {"game": "black-spy"}, GET=PUBLIC)
+page("play/rules/<str:game>/", "rules of no game", lambda w: {"game": "chess"}, GET=everyone(404))
 page(
     "play/matches/<id:pk>/replay/",
     "replay the finished match",
