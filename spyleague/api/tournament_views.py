@@ -26,7 +26,7 @@ from ..scores.models import Result
 from ..tournaments import services
 from ..tournaments.models import Entrant, Event, Round, Table
 from ..tournaments.selectors import rounds_get, standings_get
-from .errors import error_responses, service_call
+from .errors import ErrorSerializer, error_responses, service_call
 from .serializers import EntrantSerializer, JobSerializer
 
 _call = service_call
@@ -324,6 +324,39 @@ def entrant_check_in(request: Request, pk: int, entrant_id: int) -> Response:
     present = request.method == "POST"
     checked = _call(services.entrant_check_in, user=request.user, entrant=entrant, present=present)
     return Response(EntrantSerializer(checked).data)
+
+
+@extend_schema(
+    summary="Check oneself in (what the event screen's QR code opens): the signed-in player's own entry",
+    description="Open until the next round is paired (a draft waits for the organiser), and while the "
+    "event is not over; a round robin or knockout only before its first round. Checking in twice "
+    "changes nothing. Someone not entered is refused (403), and so is a check-in while it is closed "
+    "or after dropping out (409).",
+    request=None,
+    responses={
+        200: EntrantSerializer,
+        **error_responses(403, 404),
+        409: OpenApiResponse(
+            ErrorSerializer,
+            description="Check-in is closed (the round is paired, the event is over) or you dropped "
+            "out; nothing was changed.",
+        ),
+    },
+)
+@api_view(["POST"])
+@permission_classes([permissions.IsAuthenticated])
+def event_self_check_in(request: Request, pk: int) -> Response:
+    from django.core.exceptions import PermissionDenied as NotEntered
+    from django.core.exceptions import ValidationError as Closed
+
+    event = get_object_or_404(Event, pk=pk)
+    try:
+        entrant, _ = services.entrant_self_check_in(user=request.user, event=event)
+    except NotEntered as exc:
+        raise PermissionDenied(str(exc)) from exc
+    except Closed as exc:
+        return Response({"detail": " ".join(exc.messages)}, status=status.HTTP_409_CONFLICT)
+    return Response(EntrantSerializer(entrant).data)
 
 
 @extend_schema(request=None, responses={200: EntrantSerializer, **error_responses(403, 404)})

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import Page, Paginator
@@ -259,3 +260,43 @@ def league_table(*, league: Any) -> list[LeagueLine]:
         out.append(LeagueLine(rank, name, player, points, events, games, wins, byes))
         previous = key
     return out
+
+
+@dataclass
+class DraftNotes:
+    """A draft's notes as the organiser reads them: the lines to read (why the round is as it
+    is, the summary of repeated pairs, the swaps made by hand), and the long explanations of each
+    repeated pair, folded away under the summary."""
+
+    lines: list[str] = field(default_factory=list)
+    details: list[str] = field(default_factory=list)
+
+
+# An explanation of one repeated pair, as ``pairing.explain.explain_repeats`` writes it.
+REPEAT_DETAIL = re.compile(r"^.+ and .+ meet again \(they met in rounds? [0-9, and]+\)\.")
+
+
+def draft_notes(*, notes: Any) -> DraftNotes:
+    out = DraftNotes()
+    for note in notes if isinstance(notes, list) else []:
+        text = str(note)
+        (out.details if REPEAT_DETAIL.match(text) else out.lines).append(text)
+    return out
+
+
+def names_at_tables(*, rnd: Round) -> QuerySet[Seat, tuple[str, int, bool]]:
+    """Everyone seated in the round by name, as (name, table number, is a bye): "find your
+    name" on the screen, a page at a time."""
+    return (
+        Seat.objects.filter(table__round=rnd)
+        .order_by("entrant__player__name", "table__number")
+        .values_list("entrant__player__name", "table__number", "table__is_bye")
+    )
+
+
+def check_in_count(*, event: Event) -> tuple[int, int]:
+    """(checked in, entered and not dropped out)."""
+    counts = Entrant.objects.filter(event=event, dropped_after__isnull=True).aggregate(
+        here=Count("pk", filter=Q(checked_in=True)), everyone=Count("pk")
+    )
+    return counts["here"], counts["everyone"]

@@ -55,7 +55,7 @@ from pairing.standings import (
     TableResult,
     compute_standings,
 )
-from pairing.tables import describe_sizes
+from pairing.tables import DEFAULT_SEATS, MAX_TABLE, MIN_TABLE, describe_sizes
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
@@ -80,9 +80,10 @@ def require_organiser(*, user: Any, event: Event) -> None:
 def table_size_problem(*, game: str, table_size: int) -> str | None:
     """Why a game cannot be played at tables of that size, or None."""
     info = game_info(game)
-    if table_size in info.seats:
+    low, high = max(MIN_TABLE, info.seats.start), min(MAX_TABLE, info.seats.stop - 1)
+    if low <= table_size <= high:
         return None
-    return f"{info.title} is played by {info.seats.start} to {info.seats.stop - 1} players."
+    return f"{info.title} is played at tables of {low} to {high}."
 
 
 @transaction.atomic
@@ -312,6 +313,68 @@ def entrant_check_in(*, user: Any, entrant: Entrant, present: bool = True) -> En
     entrant.checked_in = present
     entrant.save(update_fields=["checked_in"])
     return entrant
+
+
+DROPPED_OUT = "You dropped out of this event: ask the organiser if you want to play again."
+
+
+def self_check_in_closed(*, event: Event) -> str | None:
+    """Why players cannot check themselves in now (by the link or QR code on the screen), in
+    words; None while they can.
+
+    Checking in says "I am here for the next round", so it is open until that round is paired:
+    while a draft is on the desk a check-in would not change it (publishing it is then refused),
+    so the link waits until the draft is published or discarded. A round robin's schedule and a
+    knockout's draw are made for the players of round 1, so once a round of theirs is out,
+    checking in has nothing left to decide; a Swiss takes late arrivals before each round.
+    """
+    if event.status == Event.Status.FINISHED:
+        return "This event is over: there is nothing left to check in for."
+    draft = event.round_set.filter(status=Round.Status.DRAFT).values_list("number", flat=True).first()
+    if draft is not None:
+        return (
+            f"Round {draft} has just been paired: check-in opens again once it is published. "
+            "Tell the organiser at the desk that you are here."
+        )
+    if event.format == Event.Format.SWISS and event.round_set.count() >= event.rounds:
+        return f"All {event.rounds} rounds have been paired: there is no round left to check in for."
+    if event.format != Event.Format.SWISS and event.round_set.exists():
+        return (
+            f"This {event.get_format_display().lower()} has begun: its tables were set for the players "
+            "of round 1, so there is nothing left to check in for."
+        )
+    return None
+
+
+def self_check_in_entrant(*, user: Any, event: Event) -> Entrant:
+    """The signed-in player's own entry in the event, or PermissionDenied saying why not."""
+    own = getattr(user, "player", None) if user.is_authenticated else None
+    entrant = None if own is None else Entrant.objects.filter(event=event, player=own).first()
+    if entrant is None:
+        raise PermissionDenied(
+            f"You are not entered in {event.name}: register on the event page first, or ask the organiser."
+        )
+    return entrant
+
+
+@transaction.atomic
+def entrant_self_check_in(*, user: Any, event: Event) -> tuple[Entrant, bool]:
+    """A player checks themself in by the event's check-in link (shown as a QR code on the
+    screen). Only the player's own entry, only while check-in is open (``self_check_in_closed``),
+    never after dropping out. Returns the entrant and whether this call checked them in (False:
+    they were already checked in, and nothing changed)."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    entrant = self_check_in_entrant(user=user, event=event)
+    if entrant.dropped_after is not None:
+        raise ValidationError(DROPPED_OUT)
+    if entrant.checked_in:
+        return entrant, False  # a second tap (or a reload) changes nothing
+    closed = self_check_in_closed(event=event)
+    if closed:
+        raise ValidationError(closed)
+    entrant.checked_in = True
+    entrant.save(update_fields=["checked_in"])
+    return entrant, True
 
 
 def entrants_check_in_all(*, user: Any, event: Event) -> int:
@@ -646,8 +709,16 @@ def _heats(event: Event, present: list[Entrant], data: RoundsData, sizes: tuple[
         if len(last.tables) == 1 and not last.byes:
             raise ValidationError("The knockout is decided: its final has been played.")
         players = _knockout_survivors(event, data, notes)
+    # The final seats everyone left once they fit at a table of the game, up to 6 (a game listed
+    # for more, Spy vs Spy, takes a final as large as the event's own tables).
+    seats = game_info(event.game).seats
+    largest = max(DEFAULT_SEATS.stop - 1, *sizes)
     heat = knockout.heat_plan(
-        players, event.table_size, sizes, max_byes=None, seats=game_info(event.game).seats
+        players,
+        event.table_size,
+        sizes,
+        max_byes=None,
+        seats=range(seats.start, min(seats.stop, largest + 1)),
     )
     tables, byes = list(heat.round.tables), list(heat.round.byes)
     if heat.final:
@@ -939,16 +1010,10 @@ def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Rou
     notes = list(planned.notes)
     plan = planned.plan
     if plan is not None:
-        notes.append(
-            f"Repeated pairs: {plan.repeats}, the fewest possible."
-            if plan.repeats_minimal
-            else f"Repeated pairs: {plan.repeats} (the fewest possible is at least "
-            f"{plan.repeat_lower_bound})."
-        )
         names = _names(event)
         data = _rounds_data(event)
-        for why in explain.explain_repeats(plan.round, EventHistory([p for _, p, _ in data]), (), names):
-            notes.append(why.text)
+        whys = explain.explain_repeats(plan.round, EventHistory([p for _, p, _ in data]), (), names)
+        notes += repeats_notes(plan, whys, names)
     rnd = Round.objects.create(
         event=event, number=number, stage=planned.stage, status=Round.Status.DRAFT, notes=notes
     )
@@ -960,6 +1025,45 @@ def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Rou
     if fields:
         event.save(update_fields=fields)
     return rnd
+
+
+def _rounds_words(rounds: Sequence[int]) -> str:
+    """Rounds in words: "round 1", "rounds 1 and 3", "rounds 1, 2 and 4"."""
+    if len(rounds) == 1:
+        return f"round {rounds[0]}"
+    return "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
+
+
+PAIR_DASH = "\u2013"  # an en dash: "Ann\u2013Ben"
+# How many repeated pairs the summary line names before it says "and N more".
+REPEATS_NAMED = 8
+
+
+def repeats_notes(
+    plan: RoundPlan, whys: Sequence[explain.RepeatExplanation], names: dict[int, str]
+) -> list[str]:
+    """The draft's notes on repeated pairs: one summary line ("3 pairs meet again: Ann-Ben
+    (round 1), ...; the fewest possible."), then, for a pair that a swap could separate, the
+    explanation of what that swap would cost (the event page folds those away, see
+    ``selectors.draft_notes``). A pair that had to meet again needs no more than the summary."""
+    count = plan.repeats
+    if count == 0:
+        return ["No pair meets again."]
+    pairs = [
+        f"{names.get(w.players[0], '?')}{PAIR_DASH}{names.get(w.players[1], '?')} ({_rounds_words(w.rounds)})"
+        for w in whys
+    ]
+    named = ", ".join(pairs[:REPEATS_NAMED])
+    if len(pairs) > REPEATS_NAMED:
+        named += f" and {len(pairs) - REPEATS_NAMED} more"
+    fewest = (
+        "the fewest possible"
+        if plan.repeats_minimal
+        else f"the fewest possible is at least {plan.repeat_lower_bound}"
+    )
+    verb = "pair meets" if count == 1 else "pairs meet"
+    summary = f"{count} {verb} again: {named}; {fewest}." if pairs else f"{count} {verb} again; {fewest}."
+    return [summary, *(w.text for w in whys if not w.forced)]
 
 
 SWAP_NOTE = re.compile(r"^Swapped (?P<names>.+) by hand\.$")

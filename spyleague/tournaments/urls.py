@@ -10,6 +10,7 @@ urlpatterns = [
     path("leagues/<id:pk>/", views.league_detail, name="league"),
     path("<id:pk>/", views.event_detail, name="event"),
     path("<id:pk>/screen/", views.event_public, name="public"),
+    path("<id:pk>/check-in/", views.self_check_in, name="self-check-in"),
     path("<id:pk>/standings/", views.event_standings, name="standings"),
     path("<id:pk>/settings/", views.event_settings, name="settings"),
     path("<id:pk>/entrants/", views.entrant_add, name="entrant-add"),

@@ -10,8 +10,9 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.html import format_html
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games import game_info
 
@@ -24,12 +25,16 @@ from ..scores.models import Result
 from . import services
 from .forms import EventForm, LeagueForm
 from .models import Entrant, Event, League, Round, Table
+from .qr import qr_svg
 from .selectors import (
+    check_in_count,
     current_round,
+    draft_notes,
     entrants_get,
     event_jobs,
     league_table,
     my_table,
+    names_at_tables,
     round_tables,
     rounds_counted,
     rounds_get,
@@ -171,13 +176,52 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         context["pair_blocker"] = services.pair_blocker(event=event)
         context["pair_who"] = services.pair_who(event=event)
     if is_organiser:
-        entered = set(Entrant.objects.filter(event=event).values_list("player_id", flat=True))
-        context["candidates"] = [
-            m.player
-            for m in event.club.memberships.select_related("player").order_by("player__name")
-            if m.player_id not in entered
-        ]
+        context.update(_candidates(request, event))
+        context["check_in_open"] = services.self_check_in_closed(event=event) is None
+        draft = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
+        if draft is not None:
+            context["draft_notes"] = draft_notes(notes=draft.notes)
+        if shown is not None and shown.status == Round.Status.DRAFT:
+            context.update(_swap_from(request, shown))
     return render(request, "tournaments/event.html", context)
+
+
+# The registration picker lists this many of the club's members not yet entered; typing a name
+# filters them on the page (a small script), or asks the page for those whose name holds it.
+CANDIDATES_SHOWN = 200
+
+
+def _candidates(request: HttpRequest, event: Event) -> dict[str, Any]:
+    """The club's members who are not entered yet, whose name holds ``?find=`` (if given)."""
+    find = (request.GET.get("find") or "").replace("\x00", "").strip()[:80]
+    entered = Entrant.objects.filter(event=event).values("player_id")
+    members = (
+        event.club.memberships.exclude(player_id__in=entered)
+        .select_related("player")
+        .order_by("player__name")
+    )
+    total = members.count()
+    if find:
+        members = members.filter(player__name__icontains=find)
+    shown = [m.player for m in members[:CANDIDATES_SHOWN]]
+    return {
+        "candidates": shown,
+        "candidates_total": total,
+        "candidates_found": members.count() if find or len(shown) == CANDIDATES_SHOWN else len(shown),
+        "find": find,
+    }
+
+
+def _swap_from(request: HttpRequest, draft: Round) -> dict[str, Any]:
+    """The player tapped first on the draft (``?swap=<entrant id>``): the next tap swaps them
+    with another (without JavaScript, each tap is a page). Anything but a player of the draft is
+    no player: nobody is tapped."""
+    raw = request.GET.get("swap") or ""
+    seats = {s.entrant_id: s.entrant.player.name for t in draft.tables.all() for s in t.seats.all()}
+    picked = int(raw) if raw.isdecimal() and len(raw) <= 18 else None
+    if picked not in seats:
+        return {}
+    return {"swap_from": picked, "swap_from_name": seats[picked]}
 
 
 def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
@@ -194,13 +238,24 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "tournaments/event.html#standings", context)
 
 
-# The projector shows a screenful at a time and turns the page at each refresh (every 15 s).
+# The projector shows a screenful at a time and turns the page at each refresh (every 15 s):
+# a page of tables, of "find your name" (two columns) and of the standings.
 SCREEN_ROWS = 20
+SCREEN_NAMES = 40
+
+
+def _screen_page(paginator: Paginator[Any] | None, number: int) -> Any:
+    """Page ``number`` of the screen's round and round: a list shorter than the others starts
+    again from its top meanwhile."""
+    if paginator is None:
+        return None
+    return paginator.get_page((number - 1) % paginator.num_pages + 1)
 
 
 def event_public(request: HttpRequest, pk: int) -> HttpResponse:
-    """For a projector: the current pairings and the standings, refreshing themselves, a page at a
-    time (``?page=``: each refresh asks for the next, round and round)."""
+    """For a projector: the current pairings, everyone's table by name and the standings,
+    refreshing themselves, a page at a time (``?page=``: each refresh asks for the next, round
+    and round); while players can check themselves in, the check-in link as a QR code."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     current = event.round_set.exclude(status=Round.Status.DRAFT).order_by("-number").first()
     try:
@@ -209,23 +264,75 @@ def event_public(request: HttpRequest, pk: int) -> HttpResponse:
         asked = 1
     standings = standings_page(event=event, page=asked, per_page=SCREEN_ROWS)
     tables = Paginator(round_tables(rnd=current), SCREEN_ROWS) if current else None
-    pages = max(standings.page.paginator.num_pages, tables.num_pages if tables else 1)
+    names = Paginator(names_at_tables(rnd=current), SCREEN_NAMES) if current else None
+    pages = max(
+        standings.page.paginator.num_pages,
+        tables.num_pages if tables else 1,
+        names.num_pages if names else 1,
+    )
     number = (asked - 1) % pages + 1
     if standings.page.number != (number - 1) % standings.page.paginator.num_pages + 1:
         # Fewer pages of standings than of tables: they start again from the top meanwhile.
         wrapped = (number - 1) % standings.page.paginator.num_pages + 1
         standings = standings_page(event=event, page=wrapped, per_page=SCREEN_ROWS)
-    context = {
+    context: dict[str, Any] = {
         "event": event,
         "current": current,
-        "tables": tables.get_page((number - 1) % tables.num_pages + 1) if tables else None,
+        "tables": _screen_page(tables, number),
+        "names": _screen_page(names, number),
         "standings": standings,
         "screen_page": number,
         "screen_pages": pages,
         "next_page": number % pages + 1,
     }
+    if context["names"] is not None and len(context["names"]):
+        page = context["names"]
+        context["names_from"] = page[0][0][:1].upper()
+        context["names_to"] = page[len(page) - 1][0][:1].upper()
+    if services.self_check_in_closed(event=event) is None:
+        link = request.build_absolute_uri(reverse("tournaments:self-check-in", args=[event.pk]))
+        context["check_in"] = {
+            "link": link,
+            "qr": qr_svg(link, title=f"QR code: check in to {event.name}"),
+            "count": check_in_count(event=event),
+        }
     template = "tournaments/public.html#screen" if request.htmx else "tournaments/public.html"  # type: ignore[attr-defined]
     return render(request, template, context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def self_check_in(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page the screen's QR code opens: a player checks themself in with one tap (a GET
+    only shows the button; the POST checks in). Someone not entered is told so (403), and so is
+    a player when check-in is closed (409: the round is paired, the event is over); neither
+    changes anything."""
+    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    try:
+        entrant = services.self_check_in_entrant(user=request.user, event=event)
+    except PermissionDenied as exc:
+        return _check_in_page(request, event, None, problem=str(exc), status=403)
+    if request.method == "POST":
+        try:
+            entrant, now = services.entrant_self_check_in(user=request.user, event=event)
+        except ValidationError as exc:
+            return _check_in_page(request, event, entrant, problem=reasons(exc), status=409)
+        if now:
+            messages.success(request, f"You are checked in for {event.name}.")
+        return redirect("tournaments:self-check-in", pk=event.pk)
+    problem = None
+    if entrant.dropped_after is not None:
+        problem = services.DROPPED_OUT
+    elif not entrant.checked_in:
+        problem = services.self_check_in_closed(event=event)
+    return _check_in_page(request, event, entrant, problem=problem, status=409 if problem else 200)
+
+
+def _check_in_page(
+    request: HttpRequest, event: Event, entrant: Entrant | None, *, problem: str | None, status: int
+) -> HttpResponse:
+    context = {"event": event, "entrant": entrant, "problem": problem}
+    return render(request, "tournaments/check_in.html", context, status=status)
 
 
 def round_print(request: HttpRequest, pk: int, number: int) -> HttpResponse:
@@ -433,6 +540,9 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         "can_edit": can_edit,
         "can_confirm": can_confirm,
         "online_ready": game_info(event.game).has_engine,
+        # Online, a bot plays for each player without an account (``play.services.match_for_table``).
+        "table_guests": [r["seat"].entrant.player for r in rows if r["seat"].entrant.player.user_id is None],
+        "table_all_guests": all(r["seat"].entrant.player.user_id is None for r in rows),
         "changes": changes,
         "history": history,
         "stopped": stopped,
@@ -574,14 +684,20 @@ def table_confirm(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_play_online(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
-    from ..play.services import MoveRejected, match_for_table
+    from ..play.services import MoveRejected, match_for_table, table_played_at_table
 
     _, table = _table(request, pk, table_id)
     try:
+        if request.POST.get("where") == "table":  # "we play this one at the table"
+            table_played_at_table(user=request.user, table=table)
+            messages.info(
+                request, "This table plays at the table: enter its result here when the game is over."
+            )
+            return redirect("tournaments:sheet", pk=pk, table_id=table.pk)
         match = match_for_table(user=request.user, table=table)
     except MoveRejected as exc:
         return refused_page(request, exc.reason, event_detail, pk, status=exc.status)
-    return redirect(match)
+    return redirect(match)  # the match page says which seats bots play
 
 
 def export_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:

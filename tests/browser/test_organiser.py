@@ -11,6 +11,7 @@ from games import get_engine
 from games.core import play_out
 from spyleague.clubs.models import Membership, Player
 from spyleague.tournaments.models import Event, Standing
+from tests.web.tournaments.helpers import repeats_said
 
 from .conftest import no_sideways_scroll, shot
 from .helpers import log_in
@@ -37,11 +38,9 @@ def test_a_ten_player_swiss_run_from_the_pages(page: Any, make_user: Any) -> Non
     page.fill("#id_table_size", "2")
     page.get_by_role("button", name="Create the event").click()
     page.wait_for_selector("text=Run the event")
-    options = page.locator("#add-players option")
-    page.select_option(
-        "#add-players", [options.nth(i).get_attribute("value") for i in range(options.count())]
-    )
-    page.get_by_role("button", name="Register", exact=True).click()
+    for box in page.locator("#candidates input[type=checkbox]").all():  # tap every member
+        box.check()
+    page.locator("[data-picker-submit]").click()  # "Register 10 players"
     page.wait_for_selector("text=Registered 10 players")  # the nine and the organiser
     event = Event.objects.get(name="Friday Swiss")
     assert event.entrants.count() == 10
@@ -99,11 +98,9 @@ def test_a_24_player_black_spy_event_at_tables_of_4_with_a_scorepad_table(page: 
     page.fill("#id_rounds", "5")
     page.get_by_role("button", name="Create the event").click()
     page.wait_for_selector("text=Run the event")
-    options = page.locator("#add-players option")
-    page.select_option(
-        "#add-players", [options.nth(i).get_attribute("value") for i in range(options.count())]
-    )
-    page.get_by_role("button", name="Register", exact=True).click()
+    for box in page.locator("#candidates input[type=checkbox]").all():  # tap every member
+        box.check()
+    page.locator("[data-picker-submit]").click()  # "Register 10 players"
     page.wait_for_selector("text=Registered 24 players")
     event = Event.objects.get(name="Winter Black Spy Open")
     rng = random.Random(5)
@@ -145,12 +142,9 @@ def test_a_24_player_black_spy_event_at_tables_of_4_with_a_scorepad_table(page: 
     # Every round seats the fewest repeated opponents possible, and says so on the draft.
     from spyleague.tournaments.models import Round
 
-    notes = [
-        next(note for note in r.notes if note.startswith("Repeated pairs:"))
-        for r in Round.objects.filter(event=event).order_by("number")
-    ]
-    assert all(note.endswith("the fewest possible.") for note in notes), notes
-    assert repeats == sum(int(note.split(":")[1].split(",")[0]) for note in notes) <= 1
+    said = [repeats_said(r) for r in Round.objects.filter(event=event).order_by("number")]
+    assert all(fewest for _, fewest in said), said
+    assert repeats == sum(count for count, _ in said) <= 1
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
     rows = list(Standing.objects.filter(event=event).order_by("rank"))

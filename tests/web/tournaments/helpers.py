@@ -120,3 +120,18 @@ def settings_post(event: Event, **changes: Any) -> dict[str, Any]:
         "order": list(TIEBREAKS),
         "tiebreaks": list(event.tiebreaks),
     } | changes
+
+
+def repeats_said(rnd: Round) -> tuple[int, bool]:
+    """What a Swiss round's notes say of its repeated pairs: (how many, whether that is the
+    fewest possible), read from its one summary line ("No pair meets again." or "3 pairs meet
+    again: Ann-Ben (round 1), ...; the fewest possible.")."""
+    import re
+
+    for note in rnd.notes:
+        if note == "No pair meets again.":
+            return 0, True
+        found = re.match(r"^(\d+) pairs? meets? again[:;].*; the fewest possible( is at least \d+)?\.$", note)
+        if found:
+            return int(found[1]), found[2] is None
+    raise AssertionError(f"no summary of repeated pairs in {rnd.notes}")

@@ -20,7 +20,7 @@ from spyleague.scores.services import EntryLine, result_confirm, result_enter
 from spyleague.tournaments import services
 from spyleague.tournaments.models import Event, Round, Standing
 
-from .helpers import distinct_scores, pairs_of
+from .helpers import distinct_scores, pairs_of, repeats_said
 
 pytestmark = pytest.mark.django_db
 
@@ -131,8 +131,7 @@ def test_a_24_player_swiss_at_tables_of_4_runs_and_is_finished_by_hand(
         assert [t.seats.count() for t in rnd.tables.all()] == [4] * 6
         again = len(pairs_of(rnd) & seen)
         seen |= pairs_of(rnd)
-        minimal = next(n for n in rnd.notes if n.startswith("Repeated pairs"))
-        assert minimal == f"Repeated pairs: {again}, the fewest possible."
+        assert repeats_said(rnd) == (again, True), rnd.notes
         log.append(f"round {number}: 6 tables of 4, {again} repeated pairs (the fewest possible)")
         event.refresh_from_db()
         assert event.status == Event.Status.RUNNING
