@@ -16,4 +16,4 @@ RUN DJANGO_DEBUG=0 SECRET_KEY=collectstatic-only ALLOWED_HOSTS=localhost python 
 USER spyleague
 EXPOSE 8000
 # Uvicorn workers under gunicorn: ASGI, so live match updates can stream.
-CMD ["gunicorn", "spyleague.asgi:application", "-k", "uvicorn.workers.UvicornWorker", "-b", "0.0.0.0:8000", "-w", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "spyleague.asgi:application", "-k", "spyleague.server.Worker", "-b", "0.0.0.0:8000", "-w", "3", "--access-logfile", "-"]

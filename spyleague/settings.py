@@ -246,7 +246,8 @@ BROKER_VISIBILITY_TIMEOUT = 900
 # The sweeps that heal what a lost worker or broker left behind, from Celery beat. Their periods
 # come from the environment so that the fault tests (tests/faults) can shorten them.
 # - Bots: every SWEEP_SECONDS, a match that has waited that long on a bot gets its bots' turn, and a
-#   Spy vs Spy race its bots' due moves (spyleague.play.sweeps).
+#   Spy vs Spy race its bots' due moves, and an ended match whose result report failed is
+#   reported (spyleague.play.sweeps).
 # - Jobs: a running job's worker touches its row every JOB_HEARTBEAT_SECONDS; every
 #   JOB_SWEEP_SECONDS, a job not touched for JOB_LOST_SECONDS lost its worker and is run again (at
 #   most JOB_MAX_ATTEMPTS runs) or marked failed, saying so (spyleague.core.jobs.jobs_sweep).

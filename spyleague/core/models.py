@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 
 class Job(models.Model):
@@ -66,8 +67,30 @@ class Job(models.Model):
 
     @property
     def note(self) -> str:
-        """Said beside its status: that it was restarted, if it was."""
-        return self.RESTARTED if self.restarted else ""
+        """Said beside its status: that it was restarted, if it was; that its worker has been
+        silent (or no worker has taken it) for a while, and what happens then."""
+        notes = [self.RESTARTED] if self.restarted else []
+        if self.silence:
+            seconds = round(self.silence)
+            lost = round(settings.JOB_LOST_SECONDS)
+            if self.status == self.Status.RUNNING:
+                notes.append(
+                    f"No word from its worker for {seconds} s: if it stays silent for {lost} s, the job "
+                    "is run again (or fails, saying so)."
+                )
+            else:
+                notes.append(f"No worker has taken it for {seconds} s: it is sent again after {lost} s.")
+        return " ".join(notes)
+
+    @property
+    def silence(self) -> float:
+        """Seconds since an active job was last heard of, once that is longer than three heartbeats
+        (a running job's worker touches ``heartbeat`` every ``JOB_HEARTBEAT_SECONDS``; a queued
+        job's is when it was sent); 0 otherwise."""
+        if not self.is_active or self.heartbeat is None:
+            return 0.0
+        quiet = (timezone.now() - self.heartbeat).total_seconds()
+        return quiet if quiet > 3 * settings.JOB_HEARTBEAT_SECONDS else 0.0
 
     @property
     def restarted(self) -> bool:

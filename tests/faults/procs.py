@@ -232,7 +232,7 @@ class Site:
             str(BIN / "gunicorn"),
             "spyleague.asgi:application",
             "-k",
-            "uvicorn.workers.UvicornWorker",
+            "spyleague.server.Worker",
             "-b",
             f"127.0.0.1:{self.port}",
             "-w",

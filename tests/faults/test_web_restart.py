@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from spyleague.server import STREAM_GRACE
+
 from .matches import Client, check_served_state, logs_on_failure, match_events, new_match, sign_up
 from .procs import Site, wait_until
 
@@ -149,6 +151,10 @@ def restart_mid_move(site: Site, *, kill: bool) -> None:
 
     # The old stream ended with the server; a new one (as the browser reconnects) is current.
     wait_until(lambda: stream.ended, timeout=5, what="the old event stream to end")
+    if not kill:
+        # An open stream does not hold a graceful stop until gunicorn's --graceful-timeout (10 s
+        # here): the worker closes what is left after STREAM_GRACE seconds.
+        assert down - stopped < STREAM_GRACE + 5 < 10, f"a graceful stop took {down - stopped:.1f} s"
     for match in matches:
         replay = check_served_state(site, clients[0], match)  # the log replays to what the API serves
         log = {number: (seat, action) for number, seat, action in replay["moves"]}

@@ -106,7 +106,7 @@ def server(request: Any, tmp_path: Path) -> Iterator[tuple[int, dict[str, str]]]
     port = free_port()
     command = dockerfile_command()
     assert command[:2] == ["gunicorn", "spyleague.asgi:application"]
-    assert "uvicorn.workers.UvicornWorker" in command
+    assert "spyleague.server.Worker" in command  # uvicorn workers that end open streams on a restart
     # Here: this machine's loopback only, and one worker process rather than three.
     command[command.index("-b") + 1] = f"127.0.0.1:{port}"
     command[command.index("-w") + 1] = "1"
@@ -169,3 +169,18 @@ def test_the_compose_health_check_answers_200_from_the_dockerfile_server(server:
     assert get(port, {"Host": f"127.0.0.1:{port}", "X-Forwarded-Proto": "https"}).status == 400
     plain = get(port, {"Host": host})
     assert plain.status == 301 and plain.headers["Location"] == f"https://{host}/health/"
+
+
+def test_every_service_running_the_code_starts_after_the_migrations() -> None:
+    """The web server, the worker and beat wait for ``migrate`` to finish: new code on the old
+    schema fails (found by hand: a worker restarted before the migration ran failed every bot
+    sweep on a column the database did not have yet)."""
+    services = yaml.safe_load((ROOT / "docker-compose.yml").read_text())["services"]
+    running = [
+        name for name, s in services.items() if s.get("image") == "spyleague:latest" and name != "migrate"
+    ]
+    assert sorted(running) == ["beat", "web", "worker"]
+    for name in running:
+        after = services[name].get("depends_on", {})
+        assert after.get("migrate") == {"condition": "service_completed_successfully"}, name
+        assert {"db", "redis"} <= set(after), name

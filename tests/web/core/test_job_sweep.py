@@ -203,3 +203,27 @@ def test_two_sweeps_at_once_run_a_lost_job_once(sent: list[tuple[str, int]]) -> 
     assert sorted(c["restarted"] for c in counts) == [0, 1]
     assert sent == [(RATINGS, job.pk)]
     assert Job.objects.get(pk=job.pk).status == Job.Status.QUEUED
+
+
+@pytest.mark.django_db
+def test_the_page_of_a_job_whose_worker_went_silent_says_so_before_the_sweep_acts(
+    client: Any, organiser: Any, settings: Any
+) -> None:
+    """Found by hand: a worker killed mid-job left its page at "Running · 0%" for two minutes."""
+    settings.JOB_HEARTBEAT_SECONDS, settings.JOB_LOST_SECONDS = 10, 120
+    client.force_login(organiser)
+
+    def page(job: Job) -> str:
+        return client.get(reverse("job", args=[job.pk])).content.decode()
+
+    fresh = lost_job(task=RATINGS, created_by=organiser, seconds_ago=5)
+    assert fresh.silence == 0 and "No word" not in page(fresh)
+    silent = lost_job(task=RATINGS, created_by=organiser, seconds_ago=45)
+    assert "No word from its worker for 45 s: if it stays silent for 120 s, the job is run again" in page(
+        silent
+    )
+    waiting = lost_job(task=RATINGS, created_by=organiser, seconds_ago=50)
+    Job.objects.filter(pk=waiting.pk).update(status=Job.Status.QUEUED, attempts=0)
+    assert "No worker has taken it for 50 s" in page(waiting)
+    Job.objects.filter(pk=silent.pk).update(status=Job.Status.DONE)
+    assert "No word" not in page(silent)
