@@ -60,7 +60,10 @@ Rulings
    again from a reshuffled full deck until one is alone. Every round of draws is shown.
 2. The deal: one card at a time, starting with the dealer's left (seat + 1); the next
    deal is dealt by the player to the dealer's left.
-3. The pass is made every deal, one card at a time, and cannot be taken back. The cards
+3. The pass is made every deal, one card at a time (``{"type": "pass", "card": c}``, the
+   actions ``legal`` lists), or the cards still to pass together (``{"type": "pass",
+   "cards": [c1, c2, c3]}``: what the board sends once a player has chosen and confirmed
+   three), and cannot be taken back. The cards
    change hands only when every seat has passed three, so no one sees cards passed to
    them before then (stricter than the rule's "until he has passed his three", which an
    online table cannot otherwise enforce fairly). 3, 5 and 6 players alternate left,

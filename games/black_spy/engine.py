@@ -934,6 +934,8 @@ def _pass(state: State, seat: Any, action: Any) -> State:
             raise IllegalAction("You have already passed your three cards; wait for the others.")
         raise IllegalAction(f"There is no seat {seat!r} at this table.")
     player: int = seat
+    if isinstance(action, dict) and "cards" in action:
+        return _pass_together(state, player, action)
     cid = _card_in(action, "pass", PASS_OBJECTS, PASS_CIDS)
     if cid < 0:
         cid = _card_of(action, "pass")  # raises with the reason
@@ -949,6 +951,26 @@ def _pass(state: State, seat: Any, action: Any) -> State:
     if len(passed) == PASS_CARDS:
         new.acting = WITHOUT[player][state.acting]
     return new if new.acting else _after_pass(new)
+
+
+def _pass_together(state: State, player: int, action: dict[str, Any]) -> State:
+    """The cards still to pass, all at once (``{"type": "pass", "cards": [c1, c2, c3]}``): the
+    board lets a player choose three and confirm them, one move. The same as passing them one
+    at a time, in that order; a card refused leaves nothing passed."""
+    cards = action.get("cards")
+    left = PASS_CARDS - len(state.passes[player])
+    if action.get("type") != "pass" or set(action) != {"type", "cards"} or not isinstance(cards, list):
+        raise IllegalAction("A 'pass' action has the keys 'type' and 'card', or 'type' and 'cards' (a list).")
+    if len(cards) != left:
+        raise IllegalAction(f"Choose {left} card{'' if left == 1 else 's'} to pass, not {len(cards)}.")
+    if not all(isinstance(code, str) and code in CARD_ID for code in cards):
+        raise IllegalAction(f"{cards!r} are not all Black Spy cards (blue-1 .. black-11).")
+    if len(set(cards)) != len(cards):
+        raise IllegalAction("Choose different cards to pass: a card can be passed only once.")
+    new = state
+    for code in cards:
+        new = _pass(new, player, {"type": "pass", "card": code})
+    return new
 
 
 def _play_problem(state: State, seat: int, cid: int) -> str:
@@ -1235,7 +1257,9 @@ class BlackSpyEngine:
         combo = tuple(CARD_ID[code] for code in cards)
         deal = state.deal
         if Counter(combo) - Counter(deal.mole):
-            raise IllegalAction(f"The Mole does not hold all of {', '.join(cards)}.")
+            raise IllegalAction(
+                f"The Mole does not hold all of {', '.join(describe(CARD_ID[code]) for code in cards)}."
+            )
         if list(combo) != sorted(combo):
             raise IllegalAction(
                 "List the three Mole cards in deck order (blue, yellow, red, green, black; by rank)."

@@ -48,3 +48,12 @@ CARD_CODES: Final[tuple[str, ...]] = tuple(sorted(set(DECK)))
 def is_spy(card: str) -> bool:
     """Whether a card shows the Spy back."""
     return KIND[card] == SPY
+
+
+def card_name(card: object) -> str:
+    """``"spy-5"`` -> ``"Spy 5"``, ``"taunt-B"`` -> ``"Taunt B"``: a card as a person says it
+    (anything that is not a card code is shown as it is, quoted)."""
+    if isinstance(card, str) and card in KIND:
+        kind, _, mark = card.partition("-")
+        return f"{kind.capitalize()} {mark}"
+    return repr(card)

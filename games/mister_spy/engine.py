@@ -26,7 +26,7 @@ from games.core import (
     validate_options,
 )
 
-from .cards import DECK, HAND_SIZES, KIND, LAIR, SPY, TAUNT, VALUE, WINNING_POINTS
+from .cards import DECK, HAND_SIZES, KIND, LAIR, SPY, TAUNT, VALUE, WINNING_POINTS, card_name
 
 # Phases of play.
 TURN: Final = "turn"  # the seat whose turn it is chooses one action (after the automatic draw)
@@ -641,25 +641,28 @@ class MisterSpy:
         raw = action.get("card")
         card = raw if isinstance(raw, str) else ""
         if kind in ("play_lair", "capture", "steal_lair", "taunt", "foil") and card not in hand:
-            return f"You do not hold {raw!r}."
+            return f"You do not hold {card_name(raw)}."
         if kind == "foil":
             assert state.window is not None
-            return f"Only the other {state.window.taunt} can foil this taunt, not {card}."
+            return (
+                f"Only the other {card_name(state.window.taunt)} can foil this taunt, not {card_name(card)}."
+            )
         if kind == "play_lair":
             return "Only a Lair card or a taunt (as a Deathtrap) can be played as a Secret Lair, never a Spy."
         if kind == "capture":
             if KIND[card] != SPY:
-                return f"{card} is not a Spy."
+                return f"{card_name(card)} is not a Spy."
             if state.stolen is not None and card != state.stolen.card:
-                return f"Only the Spy you just stole ({state.stolen.card}) can be played now."
+                return f"Only the Spy you just stole ({card_name(state.stolen.card)}) can be played now."
             return (
                 f"Your Lair (size {lair_size(state.lairs[seat])}, Secret Lairs counted as 1) cannot hold "
-                f"{card} with those cards turned over: turn over only your own face-down Lair cards, and "
+                f"{card_name(card)} with those cards turned over: turn over only your own face-down Lair "
+                "cards, and "
                 'only as many as are needed; "reveal" lists their codes, such as ["lair-3"].'
             )
         if kind == "steal_lair":
             if KIND[card] != SPY:
-                return f"Only a Spy can be played as a Double Agent, not {card}."
+                return f"Only a Spy can be played as a Double Agent, not {card_name(card)}."
             lair = action.get("lair")
             owners = [o for o, cards in enumerate(state.lairs) for c in cards if c.id == lair]
             if not owners:
@@ -668,7 +671,7 @@ class MisterSpy:
                 return "You cannot steal from your own Lair (or play Spies into your own Deathtraps)."
             if state.stolen is not None:
                 if card != state.stolen.card:
-                    return f"Only the Spy you just stole ({state.stolen.card}) can be played now."
+                    return f"Only the Spy you just stole ({card_name(state.stolen.card)}) can be played now."
                 return "You cannot steal a Lair from the player you just stole the Spy from."
         if kind == "steal_spy":
             source = action.get("from")
@@ -679,9 +682,11 @@ class MisterSpy:
             return f"Seat {source!r} has no Spy in hand to steal."
         if kind == "taunt":
             if KIND[card] != TAUNT:
-                return f"{card} is not a taunt card."
+                return f"{card_name(card)} is not a taunt card."
             if state.captive is not None and card in state.captive.taunts:
-                return f"This Spy already has a {card}: two matching taunts on one Spy do not work."
+                return (
+                    f"This Spy already has a {card_name(card)}: two matching taunts on one Spy do not work."
+                )
             return "A henchman or a Deathtrap victim cannot be taunted."
         return "That action is not allowed now (check its fields against the legal actions)."
 

@@ -27,6 +27,30 @@ from games.core import (
 from .board import CHIT_KINDS, FIRST_YEAR, LAST_YEAR, POWER_CODES, Board, default_board
 
 BOARD: Final[Board] = default_board()
+
+
+def _piece_words(piece_id: object) -> str:
+    """``G-spy-3`` -> ``German spy 3``: a piece as the players name it (a message's words)."""
+    if not isinstance(piece_id, str):
+        return repr(piece_id)
+    code, _, rest = piece_id.partition("-")
+    kind, _, number = rest.partition("-")
+    power = next((p for p in BOARD.powers if p.code == code), None)
+    if power is None or not kind:
+        return repr(piece_id)
+    return f"{power.adjective} {kind} {number}".rstrip()
+
+
+def _place_words(where: object) -> str:
+    """A city's or a sea zone's id -> its name on the map."""
+    if isinstance(where, str):
+        if where in BOARD.cities:
+            return BOARD.cities[where].name
+        if where in BOARD.sea_zones:
+            return BOARD.sea_zones[where].name
+    return repr(where)
+
+
 POWERS: Final = len(POWER_CODES)
 CODE_INDEX: Final = {code: i for i, code in enumerate(POWER_CODES)}
 NEIGHBOURS: Final = BOARD.neighbours
@@ -1841,19 +1865,23 @@ class Spies:
             spies = [a["spy"] for a in same]
             if not isinstance(spy_id, str) or spy_id not in spies:
                 if state.turn.mover is not None and self._mover_at_sea(state):
-                    return f"{state.turn.mover} is at sea and must land before another spy moves."
+                    return (
+                        f"{_piece_words(state.turn.mover)} is at sea and must land before another spy moves."
+                    )
                 if isinstance(spy_id, str) and spy_id in state.turn.moved:
-                    return f"{spy_id} has already moved this turn (finish one spy before the next)."
-                return f"{spy_id!r} is not one of your spies that can move now."
+                    spy_words = _piece_words(spy_id)
+                    return f"{spy_words} has already moved this turn (finish one spy before the next)."
+                return f"{_piece_words(spy_id)} is not one of your spies that can move now."
             to = action.get("to")
             spy = _piece(state, str(spy_id))
             used = state.turn.used if state.turn.mover == spy_id else 0
             if to not in NEIGHBOURS.get(spy.where or "", ()):
-                return f"{to!r} is not one rail line, air line or sea step from {spy.where}."
+                here = _place_words(spy.where)
+                return f"{_place_words(to)} is not one rail line, air line or sea step from {here}."
             if used >= MAX_SPACES:
-                return f"{spy_id} has moved its {MAX_SPACES} spaces this turn."
+                return f"{_piece_words(spy_id)} has moved its {MAX_SPACES} spaces this turn."
             return (
-                f"{spy_id} may not go to sea with only {MAX_SPACES - used} space(s) left: "
+                f"{_piece_words(spy_id)} may not go to sea with only {MAX_SPACES - used} space(s) left: "
                 "it cannot end its move at sea."
             )
         if kind in ("discover", "sanction", "guard", "hand", "cash", "recruit", "escape", "papers", "cover"):

@@ -17,6 +17,16 @@ DECK: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in SUITS)
 RANK: dict[str, int] = {card: index for index, rank in enumerate(RANKS) for card in (rank + s for s in SUITS)}
 
 
+RANK_NAMES: dict[str, str] = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
+SUIT_NAMES: dict[str, str] = {"S": "Spades", "H": "Hearts", "D": "Diamonds", "C": "Clubs"}
+
+
+def card_name(card: str) -> str:
+    """``"QD"`` -> ``"Queen of Diamonds"``, ``"10H"`` -> ``"10 of Hearts"``: a card as a person says it."""
+    rank, suit = card[:-1], card[-1:]
+    return f"{RANK_NAMES.get(rank, rank)} of {SUIT_NAMES.get(suit, suit)}"
+
+
 def rank_of(card: str) -> str:
     """``"10H"`` -> ``"10"``."""
     return card[:-1]

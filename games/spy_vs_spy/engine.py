@@ -11,7 +11,7 @@ from typing import Any
 
 from games.core import IllegalAction, InvalidOptions, Option, Outcome, shuffled, validate_options
 
-from .cards import DECK, RANK, fitting_piles
+from .cards import DECK, RANK, card_name, fitting_piles
 from .scoring import (
     FIRST_REMOVES,
     MAX_PILES,
@@ -425,19 +425,19 @@ class SpyVsSpy:
             return state if must_take else _score_race(state)
         assert spy.card is not None
         if kind == "finish":
-            raise IllegalAction(f"You have not finished: the {spy.card} must go on a pile first.")
+            raise IllegalAction(f"You have not finished: the {card_name(spy.card)} must go on a pile first.")
         if kind != "place":
-            raise IllegalAction(f'Place the {spy.card} on a pile with "place", not "{kind}".')
+            raise IllegalAction(f'Place the {card_name(spy.card)} on a pile with "place", not "{kind}".')
         pile = _pile_index(action)
         if not 0 <= pile < len(spy.piles):
             raise IllegalAction(f"You have piles 0 to {len(spy.piles) - 1}; there is no pile {pile}.")
         fits = fitting_piles(spy.card, spy.piles)
         if pile not in fits:
             # Said with the pile tops, not the pile numbers: a person knows the piles by their tops.
-            top = spy.piles[pile][-1]
-            where = " or the ".join(spy.piles[index][-1] for index in fits)
+            top = card_name(spy.piles[pile][-1])
+            where = " or the ".join(card_name(spy.piles[index][-1]) for index in fits)
             raise IllegalAction(
-                f"The {spy.card} does not go on the {top}: a card goes on the same rank or one "
+                f"The {card_name(spy.card)} does not go on the {top}: a card goes on the same rank or one "
                 f"above or below. It fits on the {where}."
             )
         spies = (*state.spies[:seat], place(spy, pile), *state.spies[seat + 1 :])

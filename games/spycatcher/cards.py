@@ -79,3 +79,12 @@ def challenges(hand: tuple[str, ...] | list[str], suit: str) -> list[tuple[str, 
 def total(cards: tuple[str, ...] | list[str]) -> int:
     """The total of the numbers on some cards (master cards count nothing: they win outright)."""
     return sum(NUMBER.get(card, 0) for card in cards)
+
+
+def card_name(card: object) -> str:
+    """``"court-5"`` -> ``"Court 5"``, ``"press-M"`` -> ``"the Press master card"``: a card as a
+    person says it (anything that is not a card code is shown as it is, quoted)."""
+    if not isinstance(card, str) or card not in SUIT:
+        return repr(card)
+    suit = SUIT[card].capitalize()
+    return f"the {suit} master card" if is_master(card) else f"{suit} {NUMBER[card]}"

@@ -40,7 +40,19 @@ from .board import (
     load_board,
     load_boards,
 )
-from .cards import DECK, MASTERS, ORDER, SUIT, SUITS, challenges, is_master, runs, sort_cards, total
+from .cards import (
+    DECK,
+    MASTERS,
+    ORDER,
+    SUIT,
+    SUITS,
+    card_name,
+    challenges,
+    is_master,
+    runs,
+    sort_cards,
+    total,
+)
 
 # Phases of a turn.
 DRAW: Final = "draw"  # take the top card of the pack or of the discard pile
@@ -772,7 +784,7 @@ class Spycatcher:
                 return "The discard pile is empty; take the top card of the pack."
             return 'Take a card with "from": "pack" or "from": "discard".'
         if kind == "discard":
-            return f"You do not hold {action.get('card')!r}."
+            return f"You do not hold {card_name(action.get('card'))}."
         if kind == "stay":
             if not state.may_stay:
                 return "This table plays without staying on challenge squares: roll the die."
@@ -788,11 +800,15 @@ class Spycatcher:
                 return 'List the cards as "cards": ["court-5", "court-6", "court-7"].'
             missing = [c for c in cards if c not in hand]
             if missing:
-                return f"You do not hold {', '.join(map(repr, missing))}."
+                return f"You do not hold {', '.join(map(card_name, missing))}."
             suit = state.window.suit if kind == "challenge" and state.window else self._circle(state, seat)
             wrong = [c for c in cards if SUIT.get(c) != suit]
             if wrong:
-                return f"Only {suit} cards can be played in the {suit} circle, not {', '.join(wrong)}."
+                suit_name = str(suit).capitalize()
+                return (
+                    f"Only {suit_name} cards can be played in the {suit_name} circle, "
+                    f"not {', '.join(map(card_name, wrong))}."
+                )
             if [*cards] != sorted(cards, key=ORDER.__getitem__):
                 return "List the cards in order (lowest first), as the legal actions give them."
             if any(is_master(c) for c in cards):

@@ -70,6 +70,14 @@
     my.toastTimer = setTimeout(function () { el.hidden = true; }, kind === "info" ? 1800 : 4000);
   }
 
+  // A refusal is news until the next move goes through: a good move takes its toast away at once.
+  function clearError() {
+    var el = document.getElementById("race-toast");
+    if (!el || el.hidden || /\binfo\b/.test(el.className)) { return; }
+    clearTimeout(my.toastTimer);
+    el.hidden = true;
+  }
+
   function pileTops(root) {
     var tops = {};
     if (!root) { return tops; }
@@ -90,6 +98,7 @@
     if (!fresh) { return; }
     var error = fresh.querySelector(".move-error");
     if (own && error) { toast(error.textContent.trim()); }
+    else if (own) { clearError(); }
     var stale = version(fresh) < version(old) || (!own && fresh.dataset.key === old.dataset.key);
     if (stale) { return; }
     var before = pileTops(race());
@@ -126,6 +135,7 @@
     if (root.dataset.phase !== my.phase) { my.phaseSince = Date.now(); }
     my.race = root.dataset.race;
     my.phase = root.dataset.phase;
+    if (window.BoardTray) { window.BoardTray.measure(); }  // the tray's height on a phone (boards.js)
   }
 
   function post(url, body) {

@@ -65,6 +65,11 @@ def race_to_the_end(page: Any, *, tap: bool, try_a_wrong_pile: bool, limit: floa
                 arg=card,
             )
             seen["placed"] += 1
+            if seen["refused"] and "cleared" not in seen:
+                # The good move after a refused one takes the refusal's toast away at once.
+                seen["cleared"] = page.evaluate(
+                    "() => { const t = document.getElementById('race-toast'); return !t || t.hidden; }"
+                )
             if seen["placed"] == 5:
                 seen["rivals"].append(cards_left(page))
         elif mode == "finish":
@@ -130,6 +135,8 @@ def test_a_person_races_three_bots_to_a_finished_game(page: Any, make_user: Any)
     took = time.monotonic() - began
     shot(page, "spy-vs-spy-game-over")
     assert "does not go on the" in seen["refused"] and "It fits on the" in seen["refused"]
+    assert " of " in seen["refused"], "the refusal names the cards in words (the Queen of Diamonds)"
+    assert seen["cleared"], "the error toast went away with the next good move"
     assert seen["placed"] >= 20 and seen["finished"] == 1 and seen["taken"] == 1
     before, *later = seen["rivals"]
     assert later and sum(later[-1]) < sum(before), "the bots' progress shows while the person races"

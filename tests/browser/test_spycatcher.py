@@ -108,7 +108,7 @@ def test_a_four_seat_game_against_three_bots_to_the_end_with_challenges(page: An
     page.get_by_role("link", name="Watch the replay").click()
     page.wait_for_selector("#frame .sc-board .sc-svg")
     assert not page.locator("#frame .sc-hand-card").count()  # a spectator has no hand
-    page.get_by_role("link", name="⏮ Start").click()
+    page.get_by_role("link", name="Start", exact=True).click()
     page.wait_for_selector("text=Move 0 of")
     assert page.locator("#frame .sc-piece").count() == 4
     page.locator("#replay-next").click()

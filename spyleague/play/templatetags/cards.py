@@ -24,19 +24,40 @@ BLACK_SPY_RANKS = {
 }
 
 
+# The long rank names with soft hyphens where they may break on a narrow card (a word is never
+# cut anywhere else: "Interro-gator", never "INFORME/R").
+BLACK_SPY_FACES = {
+    2: "Interro\u00adgator",
+    3: "Infil\u00adtrator",
+    9: "Code Breaker",
+    10: "Deputy Director",
+}
+
+
 @register.filter
 def bs_card(code: str) -> dict[str, Any]:
-    """``red-7`` -> colour, rank, name and whether it is a Spy (a Black Spy card code)."""
+    """``red-7`` -> colour, rank, name and whether it is a Spy (a Black Spy card code).
+
+    ``label`` is the card in words, as the engine's messages say it: ``Red 7 (Spy)``.
+    """
     colour, _, rank = str(code).partition("-")
     number = int(rank) if rank.isdigit() else 0
+    name = BLACK_SPY_RANKS.get(number, "")
     return {
         "code": code,
         "colour": colour,
         "rank": number,
-        "name": BLACK_SPY_RANKS.get(number, ""),
+        "name": name,
+        "face": BLACK_SPY_FACES.get(number, name),
         "spy": number == 7,
-        "label": f"{colour.capitalize()} {BLACK_SPY_RANKS.get(number, rank)}",
+        "label": f"{colour.capitalize()} {number} ({name})" if name else str(code),
     }
+
+
+@register.filter
+def bs_names(codes: Any) -> str:
+    """``["blue-1", "yellow-7"]`` -> ``Blue 1 (Informer), Yellow 7 (Spy)``."""
+    return ", ".join(str(bs_card(code)["label"]) for code in codes or [])
 
 
 @register.filter
@@ -60,3 +81,9 @@ def get_item(mapping: Any, key: Any) -> Any:
         return mapping[key]
     except (KeyError, IndexError, TypeError):
         return None
+
+
+@register.filter
+def bs_left_to_pass(passing: Any) -> int:
+    """How many cards the seat has still to pass (three in all)."""
+    return max(0, 3 - len(passing or []))

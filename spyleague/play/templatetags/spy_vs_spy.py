@@ -13,9 +13,10 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from games.spy_vs_spy.cards import card_name
+
 register = template.Library()
 
-RANK_NAMES = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}
 SUITS = {"S": ("spades", "&spades;"), "H": ("hearts", "&hearts;"), "D": ("diamonds", "&diams;")}
 CLUBS = ("clubs", "&clubs;")
 
@@ -28,14 +29,14 @@ def svs_card(code: str, size: str = "") -> SafeString:
     """
     code = str(code)
     rank, suit = code[:-1], code[-1:]
-    name, sign = SUITS.get(suit, CLUBS)
+    _, sign = SUITS.get(suit, CLUBS)
     red = " red" if suit in "HD" else ""
     classes = f"pc {escape(size)}{red}" if size else f"pc{red}"
     rank_text = escape(rank)
     # Every part is escaped or one of the fixed words above.
     return mark_safe(
         f'<span class="{classes}" data-card="{escape(code)}" '
-        f'title="{escape(RANK_NAMES.get(rank, rank))} of {name}"><b>{rank_text}</b>'
+        f'title="{escape(card_name(code))}"><b>{rank_text}</b>'
         f'<i aria-hidden="true">{sign}</i></span>'
     )
 
@@ -44,3 +45,9 @@ def svs_card(code: str, size: str = "") -> SafeString:
 def svs_fitting_piles(legal: list[dict[str, Any]]) -> set[Any]:
     """The piles the flipped card may go on: those of the seat's legal placements."""
     return {action.get("pile") for action in legal if action.get("type") == "place"}
+
+
+@register.filter
+def svs_name(code: str | None) -> str:
+    """``QD`` -> ``Queen of Diamonds``."""
+    return card_name(str(code)) if code else ""

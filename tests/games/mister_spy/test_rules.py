@@ -282,7 +282,7 @@ def test_your_opponents_can_only_cancel_your_most_recent_taunt() -> None:
     state = play(state, (0, capture("spy-3")), (0, taunt("taunt-A")), (1, LET_PASS), (2, LET_PASS))
     state = ENGINE.apply(state, 0, taunt("taunt-B"))
     assert ENGINE.legal(state, 1) == [LET_PASS]
-    with pytest.raises(IllegalAction, match="Only the other taunt-B"):
+    with pytest.raises(IllegalAction, match="Only the other Taunt B"):
         ENGINE.apply(state, 1, {"type": "foil", "card": "taunt-A"})
     state = play(state, (1, LET_PASS), (2, {"type": "foil", "card": "taunt-B"}))
     # the whole Spy escapes, with the A that had succeeded

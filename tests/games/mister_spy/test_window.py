@@ -42,7 +42,7 @@ def test_foil_is_offered_only_to_a_seat_holding_the_matching_letter() -> None:
     for seat in (1, 2):
         with pytest.raises(IllegalAction, match="do not hold"):
             ENGINE.apply(state, seat, FOIL_A)
-    with pytest.raises(IllegalAction, match="Only the other taunt-A"):
+    with pytest.raises(IllegalAction, match="Only the other Taunt A"):
         ENGINE.apply(state, 1, {"type": "foil", "card": "taunt-B"})
 
 

@@ -302,6 +302,8 @@ def test_ruling_single_player_removes_5_every_race_unless_bonus() -> None:
 def test_ruling_cheating_cannot_happen() -> None:
     state = rigged(rigged_spy(FOUR_PILES))
     for pile in (1, 2, 3):
-        with pytest.raises(IllegalAction, match=r"2S does not go on the .*It fits on the AS"):
+        with pytest.raises(
+            IllegalAction, match=r"The 2 of Spades does not go on the .*It fits on the Ace of Spades"
+        ):
             ENGINE.apply(state, 0, {"type": "place", "pile": pile})
     assert state.spies[0].card == "2S" and state.spies[0].piles == (("AS",), ("5H",), ("9D",), ("KC",))

@@ -411,11 +411,11 @@ def test_a_master_card_played_as_a_challenge_is_automatically_successful() -> No
 def test_a_master_card_must_be_of_the_suit_of_the_circle_it_is_played_in() -> None:
     state = seeking([["press-M", "press-1"], ["government-M"]])
     assert ENGINE.legal(state, 0) == [{"type": "pass"}]
-    with pytest.raises(IllegalAction, match="Only court cards"):
+    with pytest.raises(IllegalAction, match="Only Court cards"):
         ENGINE.apply(state, 0, {"type": "seek", "cards": ["press-M"]})
     state = sought([[*RUN_567], ["government-M", "court-1"]], RUN_567)
     assert {"type": "challenge", "cards": ["government-M"]} not in ENGINE.legal(state, 1)
-    with pytest.raises(IllegalAction, match="Only court cards"):
+    with pytest.raises(IllegalAction, match="Only Court cards"):
         ENGINE.apply(state, 1, {"type": "challenge", "cards": ["government-M"]})
 
 
@@ -491,7 +491,7 @@ def test_all_cards_played_in_a_challenge_go_to_the_bottom_of_the_discard_pile_wh
 def test_no_challenge_can_be_made_with_cards_of_an_incorrect_suit() -> None:
     state = sought([[*RUN_567], ["press-12", "government-11", "publisher-10"]], RUN_567)
     assert ENGINE.legal(state, 1) == [DECLINE]
-    with pytest.raises(IllegalAction, match="Only court cards"):
+    with pytest.raises(IllegalAction, match="Only Court cards"):
         ENGINE.apply(state, 1, {"type": "challenge", "cards": ["press-12"]})
 
 

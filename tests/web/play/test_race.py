@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import get_engine
+from games.spy_vs_spy.cards import card_name
 from spyleague.play import realtime, services
 from spyleague.play.models import Match, Move
 from spyleague.play.state import match_state
@@ -181,13 +182,18 @@ def test_a_wrong_placement_is_refused_at_once_with_the_reason(client: Any, make_
     response = act(client, match, f'{{"type":"place","pile":{bad}}}', card)
     assert response.status_code == 400
     body = response.content.decode()
-    assert f"The {card} does not go on the {top}" in body and 'class="move-error"' in body
+    assert (
+        f"The {card_name(card)} does not go on the {card_name(top)}" in body and 'class="move-error"' in body
+    )
     assert 'id="race"' in body  # the board comes back with the reason, ready for the next key
     match.refresh_from_db()
     assert match.version == 0
     # Saying finished with a card still waiting is refused too, with why.
     response = act(client, match, '{"type":"finish"}')
-    assert response.status_code == 400 and f"the {card} must go on a pile first" in response.content.decode()
+    assert (
+        response.status_code == 400
+        and f"the {card_name(card)} must go on a pile first" in response.content.decode()
+    )
     # The right pile: the card goes down and the next one turns up by itself.
     response = act(client, match, f'{{"type":"place","pile":{good}}}', card)
     assert response.status_code == 200 and "move-error" not in response.content.decode()
