@@ -215,7 +215,9 @@ def match_replay(request: Request, pk: int) -> Response:
 @api_view(["POST"])
 @permission_classes([permissions.IsAuthenticated])
 def match_resign(request: Request, pk: int) -> Response:
-    """Resign your seat: the match ends, you are placed last and the others share first place.
+    """Resign your seat: you are placed below everyone who did not resign. With two or more
+    others still playing, a bot plays your seat on and they play the game out; else the match
+    ends and the last one playing wins.
 
     The result is reported like any finished match (a tournament table's standings take it; a
     match between people is rated)."""

@@ -84,6 +84,11 @@ class Match(models.Model):
         return reverse("play:match", args=[self.pk])
 
     @property
+    def still_playing(self) -> int:
+        """How many seats play for themselves: not taken over after their player resigned."""
+        return sum(1 for seat in self.seat_set.all() if seat.resigned is None)
+
+    @property
     def title(self) -> str:
         """The game's title, as people read it (the slug stays in ``game``)."""
         from games import game_info
@@ -104,6 +109,12 @@ class MatchSeat(models.Model):
         blank=True,
         help_text="A bot's name; blank for a person. Beside a player: the bot plays for that player "
         "(a guest without an account at a tournament table played online).",
+    )
+    resigned = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Its player resigned, this one in order (1 first); a bot plays the seat on, and "
+        "the player is placed below everyone who did not resign.",
     )
 
     class Meta:

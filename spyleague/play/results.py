@@ -36,7 +36,7 @@ def match_report_result(*, match_id: int) -> None:
         if any(seat.player is None for seat in seats):
             return  # bots play for fun: only all-human matches are rated
         data = {"match": match.pk, "outcome": match.outcome}
-        bots = [seat.number for seat in seats if seat.bot]
+        bots = [seat.number for seat in seats if seat.bot and seat.resigned is None]  # a resigner lost
         if bots:
             data |= {"unrated": True, "bots": bots}
         if match.end_reason:

@@ -14,6 +14,7 @@ from django.template.loader import get_template
 
 from games import game_info, get_bots, get_engine
 
+from ..core.words import and_list
 from .models import Match, MatchSeat
 from .state import match_state
 
@@ -39,6 +40,12 @@ class MatchPicture:
         return [{"json": json.dumps(a, separators=(",", ":")), "label": action_label(a)} for a in self.legal]
 
     @property
+    def resigned_names(self) -> str:
+        """Who resigned, in the order they did ("Ann and Ben"), or ""."""
+        gone = sorted((s for s in self.seats if s.resigned is not None), key=lambda s: s.resigned or 0)
+        return and_list([s.player.name if s.player else f"Seat {s.number + 1}" for s in gone])
+
+    @property
     def outcome_rows(self) -> list[dict[str, Any]]:
         if not self.outcome:
             return []
@@ -50,7 +57,7 @@ class MatchPicture:
                 "name": s.player.name if s.player else f"{s.bot.capitalize()} bot {s.number + 1}",
                 "seat": s.number,
                 "rating": changes.get(s.player_id) if s.player_id else None,
-                "resigned": (self.outcome.get("detail") or {}).get("resigned") == s.number,
+                "resigned": s.resigned is not None,
             }
             for s in self.seats
         ]

@@ -60,7 +60,10 @@ def seat_of(*, match: Match, user: Any) -> int | None:
         return None
     for seat in match.seat_set.all():
         if seat.player_id == player.pk:
-            return seat.number
+            # A player who resigned watches as a spectator while a bot plays on for them (and is
+            # a player of the match again once it is over: the rematch, the rating change).
+            playing_on = seat.resigned is not None and match.status == Match.Status.PLAYING
+            return None if playing_on else seat.number
     return None
 
 
@@ -322,7 +325,7 @@ def _apply(match: Match, seat: int, action: dict[str, Any]) -> Any:
     fields = ["version", "updated", "deadline"]
     if outcome is not None:
         match.status = Match.Status.FINISHED
-        match.outcome = outcome.as_dict()
+        match.outcome = with_resignations(match, outcome.as_dict())
         fields += ["status", "outcome"]
         fields += _report_on_commit(match)
     match.deadline = _deadline(match, new_state, state)
@@ -456,6 +459,8 @@ def match_move_submit(
         raise MoveRejected("The match is over.")
     mine = seat_of(match=match, user=user)
     if mine is None:
+        if has_resigned(match, user):
+            raise MoveRejected("You resigned: a bot plays your seat now.", status=403)
         raise MoveRejected("You do not have a seat in this match.", status=403)
     if seat is not None and seat != mine:
         raise MoveRejected("That is not your seat.", status=403)
@@ -585,17 +590,25 @@ def _viewer_scores(match: Match) -> list[float | None]:
 
 @transaction.atomic
 def match_resign(*, user: Any, match_id: int, version: int | None = None) -> Match:
-    """A seated player gives up: the match ends at once.
+    """A seated player gives up.
 
-    The ruling (the same online and at a tournament table): the player who resigns is placed
-    last, alone; the others share first place, since the game was not played out to rank them.
-    The scores are what the game showed so far (none where it shows no running score). The
-    result is reported like any finished match: a table's result and the standings take it,
-    and an all-human match is rated (resigning is a loss, as on lichess). ``version``, when
-    given, is the version the player saw: a stale confirmation is refused (409).
+    The ruling (the same online and at a tournament table), as Board Game Arena plays a player
+    who leaves: while at least two others are still playing, the game goes on without the
+    resigner, a bot playing their seat, so the others still play it out for their places; the
+    resigner is placed below everyone who did not resign (of several, the first to resign is
+    last). When only one other is left (a match of two), the match ends at once: that player
+    wins, the resigners follow, the scores are what the game showed so far (none where it
+    shows no running score). The result is reported like any finished match: a table's result
+    and the standings take it, and an all-human match is rated (resigning is a loss, as on
+    lichess). ``version``, when given, is the version the player saw: a stale confirmation is
+    refused (409).
     """
     match = _lock(match_id)
     mine = seat_of(match=match, user=user)
+    if mine is None and has_resigned(match, user):
+        raise MoveRejected(
+            "The match is over." if match.status != Match.Status.PLAYING else "You resigned already."
+        )
     if mine is None:
         raise MoveRejected("Only a player seated in this match can resign it.", status=403)
     if match.status == Match.Status.OPEN:
@@ -606,16 +619,53 @@ def match_resign(*, user: Any, match_id: int, version: int | None = None) -> Mat
         raise MoveRejected(
             "The game has moved on since you looked: check the board and decide again.", status=409
         )
-    places = [match.seats if seat == mine else 1 for seat in range(match.seats)]
-    name = next((s.player.name for s in match.seat_set.all() if s.number == mine and s.player), "")
-    match.outcome = {
-        "scores": _viewer_scores(match),
-        "places": places,
-        "detail": {"ended": "resigned", "resigned": mine},
-    }
+    seats = list(match.seat_set.all())
+    order = 1 + sum(1 for s in seats if s.resigned is not None)
+    leaving = next(s for s in seats if s.number == mine)
+    name = leaving.player.name if leaving.player else f"Seat {mine + 1}"
+    leaving.resigned = order
+    still = [s for s in seats if s.resigned is None]
+    if len(still) >= 2:  # the game goes on: a bot plays the seat
+        leaving.bot = leaving.bot or default_bot(match.game)
+        leaving.save(update_fields=["resigned", "bot"])
+        match.bot_turn = bot_turn(match, match_state(match))
+        match.save(update_fields=["bot_turn", "updated"])
+        _after_change(match)
+        return match
+    leaving.save(update_fields=["resigned"])
+    places = [0 if seat in {s.number for s in still} else 1 for seat in range(match.seats)]
+    match.outcome = with_resignations(
+        match, {"scores": _viewer_scores(match), "places": places, "detail": {"ended": "resigned"}}
+    )
     extra = _report_on_commit(match)
-    _end(match, Match.Status.FINISHED, f"{name or f'Seat {mine + 1}'} resigned.", extra)
+    _end(match, Match.Status.FINISHED, f"{name} resigned.", extra)
     return match
+
+
+def has_resigned(match: Match, user: Any) -> bool:
+    """Whether ``user`` played in ``match`` and resigned (a bot plays their seat on)."""
+    player = _player(user)
+    return player is not None and any(
+        s.player_id == player.pk and s.resigned is not None for s in match.seat_set.all()
+    )
+
+
+def with_resignations(match: Match, outcome: dict[str, Any]) -> dict[str, Any]:
+    """``outcome`` with the seats whose players resigned placed below all the others (of them,
+    the first to resign last), the others keeping their order and ties; ``detail.resigned``
+    lists the resigned seats in the order they resigned."""
+    resigned = {s.number: s.resigned for s in match.seat_set.all() if s.resigned is not None}
+    if not resigned:
+        return outcome
+    places = outcome["places"]
+    keys = [(1, -resigned[n]) if n in resigned else (0, places[n]) for n in range(len(places))]
+    detail = dict(outcome.get("detail") or {})
+    detail["resigned"] = sorted(resigned, key=lambda n: resigned[n])
+    return {
+        **outcome,
+        "places": [1 + sum(1 for other in keys if other < key) for key in keys],
+        "detail": detail,
+    }
 
 
 def _report_on_commit(match: Match) -> list[str]:

@@ -272,10 +272,11 @@ def _confirm_page(
 def match_resign(request: HttpRequest, pk: int) -> HttpResponse:
     """GET: what resigning means, and the button that does it; POST: resign."""
     match = get_object_or_404(Match, pk=pk)
-    if services.seat_of(match=match, user=request.user) is None:
+    seated = services.seat_of(match=match, user=request.user) is not None
+    if not seated and not services.has_resigned(match, request.user):
         raise PermissionDenied("Only a player seated in this match can resign it.")
     if request.method != "POST":
-        if match.status != Match.Status.PLAYING:
+        if match.status != Match.Status.PLAYING or not seated:
             return redirect(match)
         return _confirm_page(request, match, "resign")
     version = request.POST.get("version")
@@ -287,7 +288,11 @@ def match_resign(request: HttpRequest, pk: int) -> HttpResponse:
         return _confirm_page(request, match, "resign", exc.reason, status=exc.status)
     except Refused as exc:
         return _confirm_page(request, match, "resign", str(exc), status=400)
-    messages.info(request, "You resigned: the match is over.")
+    match.refresh_from_db()
+    if match.status == Match.Status.FINISHED:
+        messages.info(request, "You resigned: the match is over.")
+    else:
+        messages.info(request, "You resigned: a bot plays your seat on, and you are placed below the others.")
     return redirect(match)
 
 

@@ -23,6 +23,7 @@ from games.spycatcher.cards import SUITS
 from games.spycatcher.scoresheet import WINNER_SCORE
 from games.spycatcher.scoresheet import check_sheet as spycatcher_check
 
+from ..core.words import and_list
 from .checks import Checked, Problem, SheetExtras
 
 _WHOLE = re.compile(r"-?\d+")
@@ -37,16 +38,14 @@ def _typed_number(raw: str | None) -> Any:
     return int(text) if _WHOLE.fullmatch(text) else text
 
 
-def _and(parts: Sequence[str]) -> str:
-    return " and ".join([", ".join(parts[:-1]), parts[-1]]) if len(parts) > 1 else "".join(parts)
-
-
 def _unknown_fields(game: str, sheet: Mapping[str, Any], known: Sequence[str]) -> list[Problem]:
     unknown = sorted(str(k) for k in sheet if k not in known)
     if not unknown:
         return []
     return [
-        Problem(f"A {game} sheet has no {_and([repr(k) for k in unknown])}: it gives {_and(list(known))}.")
+        Problem(
+            f"A {game} sheet has no {and_list([repr(k) for k in unknown])}: it gives {and_list(list(known))}."
+        )
     ]
 
 
@@ -185,7 +184,7 @@ class SpycatcherSheet:
         out = []
         for seat, (name, kinds) in enumerate(zip(names, sheet["permissions"], strict=False)):
             held = [kind for kind in SUITS if kind in kinds]
-            cards = f"held {_and(held)}" if held else "held no permission card"
+            cards = f"held {and_list(held)}" if held else "held no permission card"
             won = ": returned to the centre, the winner" if sheet.get("winner") == seat else ""
             out.append(f"{name} {cards}{won}.")
         if "winner" in sheet and sheet["winner"] is None:
@@ -208,7 +207,7 @@ def _ordinal(place: int) -> str:
 
 
 def _powers(codes: Sequence[str]) -> str:
-    return _and([POWER_NAMES[code] for code in codes])
+    return and_list([POWER_NAMES[code] for code in codes])
 
 
 class SpiesSheet:

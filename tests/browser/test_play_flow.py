@@ -62,7 +62,7 @@ def test_turn_in_the_tab_resign_and_rematch(page: Any, phone: Any, make_user: An
 
     phone.get_by_role("link", name="Resign…").click()
     phone.wait_for_url(f"**/play/matches/{match.pk}/resign/")
-    assert phone.get_by_text("You are placed last").is_visible()
+    assert phone.get_by_text("The match ends now: your opponent wins").is_visible()
     assert no_sideways_scroll(phone)
     shot(phone, "play-flow-resign-confirm-phone")
     page.goto(f"/play/matches/{match.pk}/resign/")

@@ -181,7 +181,7 @@ def test_resigning_ends_the_match_with_the_resigner_last_and_is_rated(client: An
     assert client.post(url, {"version": "0"}).status_code == 403
     client.force_login(bob)
     confirm = client.get(url)
-    assert confirm.status_code == 200 and "You are placed last" in confirm.content.decode()
+    assert confirm.status_code == 200 and "The match ends now: your opponent wins" in confirm.content.decode()
     services.match_move_submit(match_id=match.pk, user=ann, action={"type": "add", "n": 1})
     stale = client.post(url, {"version": "0"})  # the confirm page was drawn before ann's move
     assert stale.status_code == 409 and "moved on" in stale.content.decode()
@@ -192,7 +192,7 @@ def test_resigning_ends_the_match_with_the_resigner_last_and_is_rated(client: An
     assert done["Location"] == match.get_absolute_url()
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.end_reason == "Bob resigned."
-    assert match.outcome["places"] == [1, 2] and match.outcome["detail"]["resigned"] == 1
+    assert match.outcome["places"] == [1, 2] and match.outcome["detail"]["resigned"] == [1]
     result = Result.objects.get(data__match=match.pk)
     assert [(line.player_id, line.place) for line in result.lines.order_by("position")] == [
         (ann.player.pk, 1),
@@ -209,15 +209,28 @@ def test_resigning_ends_the_match_with_the_resigner_last_and_is_rated(client: An
 def test_a_resigned_tournament_match_puts_the_resigner_last_in_the_standings(
     club: Any, organiser: Any, make_user: Any
 ) -> None:
+    """Of three, one resigns: a bot plays their seat on, the two others play the game out for
+    first and second, and the resigner is third."""
     users = [make_user(username=n) for n in ("ann", "bob", "cat")]
     _, table = table_event(club, organiser, [u.player for u in users])
     match = services.match_for_table(user=users[0], table=table)
     with TestCase.captureOnCommitCallbacks(execute=True):
         services.match_resign(user=users[1], match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and match.seat_set.get(number=1).bot
+    with pytest.raises(services.MoveRejected, match="You resigned: a bot plays your seat now"):
+        services.match_move_submit(match_id=match.pk, user=users[1], action={"type": "add", "n": 1})
+    play_out(match, {0: users[0], 2: users[2]})
+    match.refresh_from_db()
     table.refresh_from_db()
     assert table.status == Table.Status.CONFIRMED
     places = {s.entrant.player_id: s.place for s in table.seats.select_related("entrant")}
-    assert places == {users[0].player.pk: 1, users[1].player.pk: 3, users[2].player.pk: 1}
+    # The two who played on keep the game's order between them (tied, if the bot in Bob's seat won).
+    assert places[users[1].player.pk] == 3
+    assert sorted((places[users[0].player.pk], places[users[2].player.pk])) in ([1, 2], [1, 1])
+    result = Result.objects.get(data__match=match.pk)
+    assert not result.data.get("unrated")  # a resignation is a loss, rated; no guest was played
+    assert match.outcome["detail"]["resigned"] == [1]
 
 
 def test_abandoning_is_for_the_creator_or_an_organiser_and_records_nothing(
@@ -535,3 +548,44 @@ def test_a_recompute_leaves_out_results_a_bot_played_in(
     assert RatingPoint.objects.filter(result__data__match=rated.pk).count() == 2
     assert not RatingPoint.objects.filter(result__data__match=played.pk).exists()
     assert Rating.objects.get(player=ann.player, game="race-to-ten").games == 1
+
+
+def test_with_two_resigned_of_four_the_first_to_resign_is_last_and_the_page_says_who(
+    client: Any, make_user: Any
+) -> None:
+    users = [make_user(username=n) for n in ("ann", "bob", "cat", "dan")]
+    match = services.match_create(user=users[0], game="race-to-ten", seats=4, seed=3, options={"target": 12})
+    for user in users[1:]:
+        services.match_join(user=user, match_id=match.pk)
+    services.match_start(user=users[0], match_id=match.pk)
+    client.force_login(users[3])
+    page = client.get(reverse("play:resign", args=[match.pk])).content.decode()
+    assert "The others play on: a bot takes your seat" in page
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.match_resign(user=users[3], match_id=match.pk)  # dan first
+        services.match_resign(user=users[1], match_id=match.pk)  # then bob
+    match.refresh_from_db()
+    assert match.status == Match.Status.PLAYING and match.still_playing == 2
+    watching = client.get(match.get_absolute_url()).content.decode()  # dan watches, as a spectator
+    assert "you are seat" not in watching and "(resigned, a bot plays on)" in watching
+    play_out(match, {0: users[0], 2: users[2]})
+    match.refresh_from_db()
+    places = match.outcome["places"]
+    assert places[3] == 4 and places[1] == 3 and sorted(places[i] for i in (0, 2)) in ([1, 2], [1, 1])
+    assert match.outcome["detail"]["resigned"] == [3, 1]
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "Dan and Bob resigned: placed below everyone who played on." in page
+
+
+def test_the_last_two_left_when_one_resigns_the_other_wins_and_it_ends(make_user: Any) -> None:
+    users = [make_user(username=n) for n in ("ann", "bob", "cat")]
+    match = services.match_create(user=users[0], game="race-to-ten", seats=3, seed=3)
+    for user in users[1:]:
+        services.match_join(user=user, match_id=match.pk)
+    services.match_start(user=users[0], match_id=match.pk)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.match_resign(user=users[2], match_id=match.pk)
+        services.match_resign(user=users[0], match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.end_reason == "Ann resigned."
+    assert match.outcome["places"] == [2, 1, 3] and match.outcome["detail"]["resigned"] == [2, 0]
