@@ -116,7 +116,8 @@ class ReplayOutSerializer(MatchOutSerializer):
 
 
 def _picture(request: Request, match: Match, upto: int | None = None) -> dict[str, Any]:
-    seat = None if upto is not None else services.seat_of(match=match, user=request.user)
+    # A replay's step too is seen from the viewer's own seat, as on the replay page.
+    seat = services.seat_of(match=match, user=request.user)
     return match_picture(match=match, seat=seat, upto=upto).as_dict()
 
 

@@ -30,6 +30,7 @@ class MatchPicture:
     title: str
     outcome: dict[str, Any] | None
     bots: list[str] = field(default_factory=list)
+    past: bool = False  # a step of the log (a replay), not the match as it stands: nothing to do
 
     @property
     def board_template(self) -> str:
@@ -114,7 +115,7 @@ class MatchPicture:
 
     @property
     def my_turn(self) -> bool:
-        return self.seat is not None and self.seat in self.to_act
+        return not self.past and self.seat is not None and self.seat in self.to_act
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -181,6 +182,7 @@ def match_picture(
         title=game_info(match.game).title,
         outcome=match.outcome if upto is None else None,
         bots=sorted(get_bots(match.game)),
+        past=upto is not None,
     )
 
 

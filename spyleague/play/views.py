@@ -373,19 +373,22 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
         step = max(0, min(int(request.GET.get("step", match.version)), match.version))
     except ValueError:
         step = match.version
-    # Each step is the board as a spectator saw it after that many moves, rebuilt by replaying
-    # the log through the engine; hidden cards stay hidden even though the match is over (what
-    # was secret at the table stays so, as on the live board for a spectator).
+    # Each step is the board after that many moves, rebuilt by replaying the log through the
+    # engine, as its viewer saw it: a player of the match their own seat (their own hand, as they
+    # held it), anyone else as a spectator. Hidden cards stay hidden even though the match is
+    # over (what was secret at the table stays so). The move in words is the spectator's.
     from .templatetags.replay import move_words
 
     seats = list(match.seat_set.select_related("player").order_by("number"))
-    picture = match_picture(match=match, seat=None, upto=step, seats=seats)
+    mine = services.seat_of(match=match, user=request.user)
+    picture = match_picture(match=match, seat=mine, upto=step, seats=seats)
+    public = picture if mine is None else match_picture(match=match, seat=None, upto=step, seats=seats)
     move = match.moves.filter(number=step).first() if step else None
     words: list[str] = []
     if move is not None:
         before = match_picture(match=match, seat=None, upto=step - 1, seats=seats)
         action = move.action if isinstance(move.action, dict) else {"type": str(move.action)}
-        words = move_words(game=match.game, seat=move.seat, action=action, before=before, after=picture)
+        words = move_words(game=match.game, seat=move.seat, action=action, before=before, after=public)
     context = {"p": picture, "match": match, "step": step, "move": move, "words": words, "replay": True}
     template = "play/replay.html#frame" if request.htmx else "play/replay.html"  # type: ignore[attr-defined]
     return render(request, template, context)

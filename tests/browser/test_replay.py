@@ -71,11 +71,14 @@ def test_a_black_spy_replay_steps_with_the_keys_and_says_each_move(page: Any, ma
     assert page.url.endswith("?step=14")  # the address follows: a step can be shared
     page.get_by_role("link", name="Back", exact=True).click()
     page.wait_for_function(f"() => {STEP} === '13'")
-    # The passes stay hidden: a spectator's replay shows no hand and never names a passed card.
+    # The passes stay hidden in words; Noor, a player, sees her own hand as she held it, and no
+    # control to act with (a stranger sees no hand: tests/web/play/test_replay_views.py).
     step_with(page, "Home", 0)
     step_with(page, "ArrowRight", 1)
     assert page.text_content("[data-replay-move]").strip().endswith("passes a card.")
-    assert page.locator("#frame .hand").count() == 0
+    assert page.locator("#frame .hand").count() == 1
+    assert page.locator("#frame form, #frame button").count() == 0
+    shot(page, "replay-black-spy-own-seat")
 
 
 def test_the_replay_fits_a_phone(phone: Any, make_user: Any) -> None:
