@@ -89,6 +89,11 @@ class Match(models.Model):
         return sum(1 for seat in self.seat_set.all() if seat.resigned is None)
 
     @property
+    def people_playing(self) -> int:
+        """How many of those are a person's (a guest's played by a bot included)."""
+        return sum(1 for seat in self.seat_set.all() if seat.resigned is None and seat.player_id)
+
+    @property
     def title(self) -> str:
         """The game's title, as people read it (the slug stays in ``game``)."""
         from games import game_info

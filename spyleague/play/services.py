@@ -275,7 +275,7 @@ def match_start(*, user: Any, match_id: int, fill_with: str | None = None) -> Ma
     empty = [s for s in match.seat_set.all() if s.player_id is None and not s.bot]
     if empty:
         bots = get_bots(match.game)
-        name = fill_with or ("heuristic" if "heuristic" in bots else next(iter(bots)))
+        name = fill_with or default_bot(match.game)
         if name not in bots:
             raise MoveRejected(f"No bot is called {name!r}.")
         for seat in empty:
@@ -625,7 +625,10 @@ def match_resign(*, user: Any, match_id: int, version: int | None = None) -> Mat
     name = leaving.player.name if leaving.player else f"Seat {mine + 1}"
     leaving.resigned = order
     still = [s for s in seats if s.resigned is None]
-    if len(still) >= 2:  # the game goes on: a bot plays the seat
+    # The game goes on (a bot plays the seat) while two or more seats still play and one of them
+    # is a person's (a guest's played by a bot counts: their place matters); a friendly left to
+    # bots alone ends.
+    if len(still) >= 2 and any(s.player_id for s in still):
         leaving.bot = leaving.bot or default_bot(match.game)
         leaving.save(update_fields=["resigned", "bot"])
         match.bot_turn = bot_turn(match, match_state(match))

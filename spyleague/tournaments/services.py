@@ -61,6 +61,7 @@ from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.jobs import job_queue
 from ..core.models import Job
+from ..core.words import and_list
 from .models import MAX_ROUNDS, Entrant, Event, League, Round, Seat, Table
 
 DEFAULT_TIEBREAKS = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
@@ -1029,9 +1030,7 @@ def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Rou
 
 def _rounds_words(rounds: Sequence[int]) -> str:
     """Rounds in words: "round 1", "rounds 1 and 3", "rounds 1, 2 and 4"."""
-    if len(rounds) == 1:
-        return f"round {rounds[0]}"
-    return "rounds " + ", ".join(str(r) for r in rounds[:-1]) + f" and {rounds[-1]}"
+    return f"round{'s' if len(rounds) > 1 else ''} {and_list([str(r) for r in rounds])}"
 
 
 PAIR_DASH = "\u2013"  # an en dash: "Ann\u2013Ben"

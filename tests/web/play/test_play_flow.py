@@ -589,3 +589,18 @@ def test_the_last_two_left_when_one_resigns_the_other_wins_and_it_ends(make_user
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.end_reason == "Ann resigned."
     assert match.outcome["places"] == [2, 1, 3] and match.outcome["detail"]["resigned"] == [2, 0]
+
+
+def test_resigning_a_friendly_against_bots_alone_ends_it(client: Any, make_user: Any) -> None:
+    """Nobody is left to play it out for: the bots share first, the resigner is last."""
+    ann = make_user(username="ann")
+    match = services.match_create(user=ann, game="race-to-ten", seats=3, seed=3)
+    services.match_start(user=ann, match_id=match.pk, fill_with="random")
+    client.force_login(ann)
+    page = client.get(reverse("play:resign", args=[match.pk])).content.decode()
+    assert "The match ends now: the bots share first place." in page
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        services.match_resign(user=ann, match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.end_reason == "Ann resigned."
+    assert match.outcome["places"] == [3, 1, 1]
