@@ -965,8 +965,8 @@ def _pass_together(state: State, player: int, action: dict[str, Any]) -> State:
         raise IllegalAction(f"Choose {left} card{'' if left == 1 else 's'} to pass, not {len(cards)}.")
     if not all(isinstance(code, str) and code in CARD_ID for code in cards):
         raise IllegalAction(f"{cards!r} are not all Black Spy cards (blue-1 .. black-11).")
-    if len(set(cards)) != len(cards):
-        raise IllegalAction("Choose different cards to pass: a card can be passed only once.")
+    # The same code may stand twice (Black Spy has several black 7s): each is taken from the hand
+    # in turn, and a code listed more often than the hand holds it is refused there.
     new = state
     for code in cards:
         new = _pass(new, player, {"type": "pass", "card": code})

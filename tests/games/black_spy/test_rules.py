@@ -508,3 +508,28 @@ def test_illegal_action_is_a_value_error_with_a_reason() -> None:
     with pytest.raises(IllegalAction) as info:
         ENGINE.apply(state, 0, {"type": "call", "color": "red"})
     assert info.value.reason
+
+
+def test_a_pass_of_three_together_may_hold_two_black_spies_and_equals_three_single_passes() -> None:
+    """Several cards share the code black-7 (the Black Spies): a pass of three listed together
+    takes each from the hand in turn, as three single passes do; a code listed more often than
+    the hand holds it is refused and nothing is passed."""
+    for seed in range(200):
+        state = ENGINE.start(3, seed, {})
+        hand = ENGINE.view(state, 0)["hand"]
+        if hand.count("black-7") >= 2:
+            break
+    else:
+        raise AssertionError("no deal gave a seat two Black Spies")
+    other = next(code for code in hand if code != "black-7")
+    cards = ["black-7", "black-7", other]
+    together = ENGINE.apply(state, 0, {"type": "pass", "cards": cards})
+    one_by_one = state
+    for code in cards:
+        one_by_one = ENGINE.apply(one_by_one, 0, {"type": "pass", "card": code})
+    assert ENGINE.view(together, 0) == ENGINE.view(one_by_one, 0)
+    assert Counter(hand) - Counter(ENGINE.view(together, 0)["hand"]) == Counter(cards)
+    too_many = ["black-7"] * (hand.count("black-7") + 1)
+    if len(too_many) <= 3:
+        with pytest.raises(IllegalAction):
+            ENGINE.apply(state, 0, {"type": "pass", "cards": [*too_many, other][:3]})
