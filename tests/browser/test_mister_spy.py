@@ -85,12 +85,15 @@ def test_a_four_seat_game_against_three_heuristic_bots_to_the_end_with_a_foil(
     assert max(match.outcome["scores"]) >= 33 or match.outcome["detail"]["end"] == "deck empty"
     assert Move.objects.filter(match=match, seat=0, action__type="foil").exists()
 
-    # The replay shows the same board as a spectator saw it, move by move.
+    # The replay shows the board as Noor saw it from her seat, move by move: her own hand, and
+    # nothing to act with (a stranger sees the spectator's board: tests/web/play/test_replay_views.py).
     page.get_by_role("link", name="Watch the replay").click()
     page.wait_for_selector("#frame .ms-board")
     page.get_by_role("link", name="Start", exact=True).click()
     page.wait_for_selector("text=Move 0 of")
-    assert not page.locator("#frame .ms-hand-card").count()  # a spectator has no hand
+    assert "as you saw it from your seat" in (page.text_content("main") or "")
+    assert page.locator("#frame .ms-hand-card").count() > 0
+    assert not page.locator("#frame form").count()
     page.locator("#replay-next").click()
     page.wait_for_selector("text=Move 1 of")
     leave(page)

@@ -104,12 +104,15 @@ def test_a_four_seat_game_against_three_bots_to_the_end_with_challenges(page: An
         asked
     )
 
-    # The replay draws the same board as a spectator saw it, move by move.
+    # The replay draws the board as the player saw it from her seat, move by move: her own hand,
+    # and nothing to act with (a stranger sees the spectator's board: tests/web/play).
     page.get_by_role("link", name="Watch the replay").click()
     page.wait_for_selector("#frame .sc-board .sc-svg")
-    assert not page.locator("#frame .sc-hand-card").count()  # a spectator has no hand
+    assert "as you saw it from your seat" in (page.text_content("main") or "")
+    assert not page.locator("#frame form").count()
     page.get_by_role("link", name="Start", exact=True).click()
     page.wait_for_selector("text=Move 0 of")
+    assert page.locator("#frame .sc-hand-card").count() > 0
     assert page.locator("#frame .sc-piece").count() == 4
     page.locator("#replay-next").click()
     page.wait_for_selector("text=Move 1 of")
