@@ -382,10 +382,10 @@ def match_replay(request: HttpRequest, pk: int) -> HttpResponse:
     seats = list(match.seat_set.select_related("player").order_by("number"))
     mine = services.seat_of(match=match, user=request.user)
     picture = match_picture(match=match, seat=mine, upto=step, seats=seats)
-    public = picture if mine is None else match_picture(match=match, seat=None, upto=step, seats=seats)
     move = match.moves.filter(number=step).first() if step else None
     words: list[str] = []
     if move is not None:
+        public = picture if mine is None else match_picture(match=match, seat=None, upto=step, seats=seats)
         before = match_picture(match=match, seat=None, upto=step - 1, seats=seats)
         action = move.action if isinstance(move.action, dict) else {"type": str(move.action)}
         words = move_words(game=match.game, seat=move.seat, action=action, before=before, after=public)

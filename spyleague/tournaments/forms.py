@@ -92,7 +92,7 @@ class EventForm(forms.Form):
         return names
 
     def clean(self) -> dict[str, object]:
-        from .services import table_size_problem
+        from .models import table_size_problem
 
         data = super().clean() or {}
         data["advance"] = data.get("advance") or 2

@@ -28,6 +28,21 @@ from pairing.tables import MAX_TABLE, MIN_TABLE
 MAX_ROUNDS = 30
 
 
+def table_range(info: Any) -> tuple[int, int]:
+    """The smallest and largest tables of a game (its ``GameInfo``): its range of players, within
+    the tables pairing seats (Spy vs Spy, for any number, takes tables above 6)."""
+    return max(MIN_TABLE, info.seats.start), min(MAX_TABLE, info.seats.stop - 1)
+
+
+def table_size_problem(*, game: str, table_size: object) -> str | None:
+    """Why a game cannot be played at tables of that size, or None."""
+    info = game_info(game)
+    low, high = table_range(info)
+    if isinstance(table_size, int) and not isinstance(table_size, bool) and low <= table_size <= high:
+        return None
+    return f"{info.title} is played at tables of {low} to {high}."
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
@@ -156,9 +171,8 @@ class Event(models.Model):
         ):
             if getattr(self, field) not in choices.values:
                 problems[field] = f"Choose one of {', '.join(choices.values)}."
-        low, high = max(MIN_TABLE, info.seats.start), min(MAX_TABLE, info.seats.stop - 1)
-        if not isinstance(self.table_size, int) or not low <= self.table_size <= high:
-            problems["table_size"] = f"{info.title} is played at tables of {low} to {high}."
+        if problem := table_size_problem(game=self.game, table_size=self.table_size):
+            problems["table_size"] = problem
         if not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
             problems["rounds"] = f"An event has 1 to {MAX_ROUNDS} rounds."
         points = self.points_by_place
@@ -206,6 +220,7 @@ class Event(models.Model):
                 uneven_sizes(self.table_size, self.uneven, info.seats)
             except TableSizeError:
                 other = self.table_size + (1 if self.uneven == self.Uneven.LONGER else -1)
+                low, high = table_range(info)
                 problems["uneven"] = (
                     f"{info.title} has no tables of {other} (it is played at tables of {low} to {high}): "
                     "choose byes or the other kind of table."

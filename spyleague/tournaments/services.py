@@ -55,14 +55,14 @@ from pairing.standings import (
     TableResult,
     compute_standings,
 )
-from pairing.tables import DEFAULT_SEATS, MAX_TABLE, MIN_TABLE, describe_sizes
+from pairing.tables import DEFAULT_SEATS, describe_sizes
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.jobs import job_queue
 from ..core.models import Job
 from ..core.words import and_list
-from .models import MAX_ROUNDS, Entrant, Event, League, Round, Seat, Table
+from .models import MAX_ROUNDS, Entrant, Event, League, Round, Seat, Table, table_size_problem
 
 DEFAULT_TIEBREAKS = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
 Progress = Callable[[int, int, str], None]
@@ -76,15 +76,6 @@ def _quiet(done: int, total: int, message: str) -> None:
 def require_organiser(*, user: Any, event: Event) -> None:
     if not has_club_role(user=user, club=event.club, role=Role.ORGANISER):
         raise PermissionDenied("Only the club's organisers can do that.")
-
-
-def table_size_problem(*, game: str, table_size: int) -> str | None:
-    """Why a game cannot be played at tables of that size, or None."""
-    info = game_info(game)
-    low, high = max(MIN_TABLE, info.seats.start), min(MAX_TABLE, info.seats.stop - 1)
-    if low <= table_size <= high:
-        return None
-    return f"{info.title} is played at tables of {low} to {high}."
 
 
 @transaction.atomic

@@ -73,7 +73,12 @@ def test_the_hand_and_the_controls_stay_in_view_on_a_phone(
         phone.goto(f"/play/matches/{match.pk}/")
         phone.wait_for_selector(board)
         phone.wait_for_selector(controls)
-        phone.wait_for_timeout(200)  # the tray's height is measured once the board is drawn
+        # The page leaves room for the tray once boards.js has measured it: wait for that.
+        phone.wait_for_function(
+            "() => { const t = document.querySelector('.play-tray');"
+            " return t && Math.abs(parseFloat(getComputedStyle(document.body).paddingBottom)"
+            " - t.getBoundingClientRect().height) <= 2; }"
+        )
         assert phone.evaluate("window.scrollY") == 0
         assert tray_position(phone) == "fixed"
         assert phone.locator(hand).count() >= 1 and phone.locator(controls).count() >= 1
