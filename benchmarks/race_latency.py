@@ -70,13 +70,21 @@ class StampedSite:
     def __init__(self) -> None:
         self.site: Any = None
 
+    profiling = False
+
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         arrived = time.time()
+        if os.environ.get("RACE_PROFILE") and not StampedSite.profiling:
+            StampedSite.profiling = True
+            _profile_loop()
         if self.site is None:
             os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
-            from django.core.asgi import get_asgi_application
+            from spyleague.asgi import application
 
-            self.site = get_asgi_application()
+            self.site = application
+        if scope["type"] == "websocket":  # each move frame's arrival, added to its answer ("at")
+            await self.site(scope, *_stamped_socket(receive, send))
+            return
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.site(scope, receive, send)
             return
@@ -91,11 +99,53 @@ class StampedSite:
 
 
 app = StampedSite()  # uvicorn race_latency:app --app-dir benchmarks
+
+
+def _profile_loop() -> None:
+    """RACE_PROFILE=dir: profile this worker's event-loop thread, dumped every few seconds."""
+    import asyncio
+    import cProfile
+
+    prof = cProfile.Profile()
+    out = Path(os.environ["RACE_PROFILE"]) / f"loop-{os.getpid()}.prof"
+
+    def dump() -> None:
+        prof.disable()
+        prof.dump_stats(out)
+        prof.enable()
+        asyncio.get_running_loop().call_later(3.0, dump)
+
+    prof.enable()
+    asyncio.get_running_loop().call_later(3.0, dump)
+
+
 if os.environ.get("RACE_LATENCY_SERVER"):  # in a uvicorn worker: load the site now, not on a request
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
-    from django.core.asgi import get_asgi_application
+    from spyleague.asgi import application
 
-    app.site = get_asgi_application()
+    app.site = application
+
+
+def _stamped_socket(receive: Any, send: Any) -> tuple[Any, Any]:
+    """A WebSocket's receive and send: each answer to a move (``ack`` or ``no``) gets ``"at"``,
+    when that move's frame reached the site (answers come in the order of the moves)."""
+    from collections import deque
+
+    arrivals: deque[float] = deque()
+
+    async def stamped_receive() -> dict[str, Any]:
+        message = await receive()
+        if message["type"] == "websocket.receive":
+            arrivals.append(time.time())
+        return message
+
+    async def stamped_send(message: dict[str, Any]) -> None:
+        text = message.get("text") if message["type"] == "websocket.send" else None
+        if text and text.startswith(('{"t": "ack"', '{"t": "no"')) and arrivals:
+            message = {**message, "text": f'{{"at": {arrivals.popleft()!r}, {text[1:]}'}
+        await send(message)
+
+    return stamped_receive, stamped_send
 
 
 # --- a small HTTP/1.0 client over asyncio streams (loopback only, no dependency) ---------------
@@ -181,10 +231,11 @@ async def follow(port: int, racer: Racer, stop: asyncio.Event, dirty: asyncio.Ev
             continue
         dirty.clear()
         status, _, body = await request(port, "GET", f"{path}?v={key}", racer)
-        found = re.search(rb'data-key="([^"]+)"', body) if status == 200 else None
+        pattern = rb'"v": (\d+)' if what == "progress" else rb'data-key="(\d+)-'
+        found = re.search(pattern, body) if status == 200 else None
         if found:
             key = found.group(1).decode()
-            racer.shown = max(racer.shown, int(key.split("-")[0]))
+            racer.shown = max(racer.shown, int(key))
         racer.fetches += 1
 
 
@@ -232,7 +283,7 @@ async def listen(port: int, racer: Racer, stop: asyncio.Event, stream: str, what
                 event, buffer = buffer.split(b"\n\n", 1)
                 text = event.decode("utf-8", "replace")
                 if text.startswith("event: progress"):  # the others' progress itself, pushed
-                    pushed = re.search(r'^data: \{"v": (\d+)', text, re.M)
+                    pushed = re.search(r'^data: \{"t": "u", "v": (\d+)', text, re.M)
                     if pushed:
                         racer.stream.append((now, int(pushed.group(1))))
                         racer.pushed = True
@@ -277,6 +328,111 @@ async def race(port: int, racer: Racer, pace: float, until: float) -> None:
         if action["type"] == "finish":
             return
         await asyncio.sleep(rng.uniform(0.5, 1.5) / pace)
+
+
+async def ws_racer(
+    port: int, racer: Racer, pace: float, go: dict[str, Any], done: asyncio.Event, stop: asyncio.Event
+) -> None:
+    """The WebSocket race page (``--transport ws``): one socket for the racer's moves and everyone's
+    updates. A move waits for its answer (``ack`` or ``no``) before the next card, as with POSTs."""
+    from websockets.asyncio.client import connect
+
+    from games.spy_vs_spy import ENGINE
+    from games.spy_vs_spy.bots import HeuristicBot
+
+    answers: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    try:
+        async with connect(
+            f"ws://{HOST}:{port}/play/matches/{racer.match}/race/ws/",
+            additional_headers={"Cookie": racer.cookie, "Origin": f"http://{HOST}:{port}"},
+            max_size=None,
+            compression=None,
+            open_timeout=60,
+        ) as socket_:
+
+            async def read() -> None:
+                async for text in socket_:
+                    now = time.time()
+                    message = json.loads(text)
+                    if message["t"] == "u":
+                        racer.stream.append((now, int(message["v"])))
+                    elif message["t"] in ("ack", "no"):
+                        answers.put_nowait(message)
+
+            reader = asyncio.create_task(read())
+            await go["ready"].wait()
+            until = go["until"]
+            bot, rng = HeuristicBot(), random.Random(racer.match * 10 + racer.seat)
+            state = ENGINE.start(racer.seats, racer.seed, {})
+            await asyncio.sleep(rng.uniform(0.2, 1.0) / pace)
+            while time.time() < until:
+                legal = ENGINE.legal(state, racer.seat)
+                if not legal:
+                    break
+                action = bot.choose(ENGINE.view(state, racer.seat), legal, rng)
+                frame: dict[str, Any] = {"t": "move", "id": len(racer.posts), "action": action}
+                card = state.spies[racer.seat].card
+                if action["type"] == "place" and card:
+                    frame["card"] = card
+                sent = time.time()
+                await socket_.send(json.dumps(frame))
+                answer = await answers.get()
+                status = 200 if answer["t"] == "ack" else int(answer.get("status", 500))
+                racer.posts.append((float(answer.get("at", "nan")), time.time() - sent, status))
+                if status != 200:
+                    break
+                state = ENGINE.apply(state, racer.seat, action)
+                if action["type"] == "finish":
+                    break
+                await asyncio.sleep(rng.uniform(0.5, 1.5) / pace)
+            done.set()
+            await stop.wait()  # keep listening until the phase is over
+            reader.cancel()
+    finally:
+        done.set()
+
+
+async def ws_phase(port: int, groups: list[list[Racer]], pace: float, seconds: float) -> float:
+    go: dict[str, Any] = {"ready": asyncio.Event()}
+    stop = asyncio.Event()
+    racers = [r for g in groups for r in g]
+    for r in racers:  # each racer opens the race page first, as a person does
+        await request(at(r, port), "GET", f"/play/matches/{r.match}/", r)
+    dones = [asyncio.Event() for _ in racers]
+    tasks = [
+        asyncio.create_task(ws_racer(at(r, port), r, pace, go, d, stop))
+        for r, d in zip(racers, dones, strict=True)
+    ]
+    await asyncio.sleep(1.0)  # every socket is open and has had the opening picture
+    began = time.time()
+    at_go()
+    go["until"] = began + seconds
+    go["ready"].set()
+    await asyncio.gather(*(d.wait() for d in dones))
+    took = time.time() - began
+    await asyncio.sleep(1.5)  # the last updates reach the sockets
+    stop.set()
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    for r in results:
+        if isinstance(r, BaseException):
+            print("a racer's socket failed:", repr(r)[:200])
+    return took
+
+
+GO: list[Any] = []  # called as the racing begins (pages open, streams or sockets connected)
+
+
+def at_go() -> None:
+    for hook in GO:
+        hook()
+
+
+PORTS: list[int] = []  # --groups: the ports of the groups of web processes; racers of a race spread over them
+
+
+def at(racer: Racer, port: int) -> int:
+    """The port this racer's pages talk to: its seat picks one of the groups."""
+    return PORTS[racer.seat % len(PORTS)] if PORTS else port
 
 
 # --- setting up: database, users, matches, server ---------------------------------------------
@@ -437,11 +593,12 @@ async def phase(
     stop = asyncio.Event()
     racers = [r for g in groups for r in g]
     for r in racers:  # each racer opens the race page first, as a person does
-        await request(port, "GET", f"/play/matches/{r.match}/", r)
-    listeners = [asyncio.create_task(listen(port, r, stop, stream, what)) for r in racers]
+        await request(at(r, port), "GET", f"/play/matches/{r.match}/", r)
+    listeners = [asyncio.create_task(listen(at(r, port), r, stop, stream, what)) for r in racers]
     await asyncio.sleep(1.0)  # every stream is open and has had its first event
     began = time.time()
-    await asyncio.gather(*(race(port, r, pace, began + seconds) for r in racers))
+    at_go()
+    await asyncio.gather(*(race(at(r, port), r, pace, began + seconds) for r in racers))
     took = time.time() - began
     await asyncio.sleep(1.5)  # the last updates reach the streams
     stop.set()
@@ -462,6 +619,39 @@ def server_cpu(pgid: int) -> float:
         if int(fields[2]) == pgid:  # fields[2] is the process group
             total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def thread_cpu(pgid: int) -> dict[str, float]:
+    """CPU seconds so far by thread kind (event loop, request threads, feed threads) of the server."""
+    out: dict[str, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:
+                continue
+            tasks = os.listdir(f"/proc/{entry}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                raw = Path(f"/proc/{entry}/task/{tid}/stat").read_text()
+            except OSError:
+                continue
+            name = raw[raw.index("(") + 1 : raw.rindex(")")]
+            f = raw.rsplit(")", 1)[1].split()
+            kind = "event loop" if tid == entry else re.sub(r"[-_]?\d+(_\d+)?$", "", name)
+            out[kind] = out.get(kind, 0.0) + (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+    return out
+
+
+def merged(splits: Any) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for split in splits:
+        for k, v in split.items():
+            out[k] = out.get(k, 0.0) + v
+    return out
 
 
 def wait_for_server(port: int, proc: subprocess.Popen[bytes], timeout: float = 60.0) -> None:
@@ -547,6 +737,19 @@ def main() -> None:
         default="progress",
         help="what each racer fetches on an update, as the race page does (default: the progress fragment)",
     )
+    parser.add_argument(
+        "--groups",
+        type=int,
+        default=1,
+        help="groups of web processes on ports of their own, each of --workers; "
+        "a race's racers spread over them",
+    )
+    parser.add_argument(
+        "--transport",
+        choices=["http", "ws"],
+        default="http",
+        help="moves as POSTs and updates on the event stream (default), or both over one WebSocket",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()
 
@@ -555,6 +758,7 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="race-latency-"))
     bench_db = ""
     proc: subprocess.Popen[bytes] | None = None
+    others: list[subprocess.Popen[bytes]] = []
     try:
         if database_url:
             bench_db = create_database(database_url)
@@ -564,7 +768,24 @@ def main() -> None:
         )
         groups = set_up_races(env, [1, args.races], args.seats)
         baseline, load = groups[:1], groups[1:]
+        procs: list[subprocess.Popen[bytes]] = []
+        for _ in range(args.groups - 1):  # the other groups of web processes, each on a port of its own
+            other = free_port()
+            PORTS.append(other)
+            procs.append(subprocess.Popen(
+                [
+                    sys.executable, "-m", "uvicorn", "race_latency:app",
+                    "--app-dir", str(ROOT / "benchmarks"),
+                    "--host", HOST, "--port", str(other), "--workers", str(args.workers),
+                    "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+                ],
+                cwd=ROOT, env=env, start_new_session=True,
+            ))  # fmt: skip
+            wait_for_server(other, procs[-1])
+            others.extend(procs)
         port = free_port()
+        if PORTS:
+            PORTS.insert(0, port)
         proc = subprocess.Popen(
             [
                 sys.executable, "-m", "uvicorn", "race_latency:app", "--app-dir", str(ROOT / "benchmarks"),
@@ -578,14 +799,35 @@ def main() -> None:
         wait_for_server(port, proc)
 
         def run(phase_groups: list[list[Racer]], seconds: float, pace: float) -> tuple[float, float]:
-            racing = phase(port, phase_groups, pace, seconds, args.stream, args.fetch)
-            cpu, mine = server_cpu(server.pid), time.process_time()
+            racing = (
+                ws_phase(port, phase_groups, pace, seconds)
+                if args.transport == "ws"
+                else phase(port, phase_groups, pace, seconds, args.stream, args.fetch)
+            )
+            pgids = [server.pid, *(p.pid for p in others)]
+            opened = sum(server_cpu(g) for g in pgids)
+            marks: dict[str, Any] = {}
+
+            def go() -> None:  # the server's CPU from here on is the racing's (the pages are open)
+                marks["cpu"] = sum(server_cpu(g) for g in pgids)
+                marks["threads"] = merged(thread_cpu(g) for g in pgids)
+                marks["mine"] = time.process_time()
+
+            GO[:] = [go]
             took = asyncio.run(asyncio.wait_for(racing, timeout=seconds + 60))
-            clients.append(time.process_time() - mine)
-            return took, server_cpu(server.pid) - cpu
+            clients.append(time.process_time() - marks["mine"])
+            after = merged(thread_cpu(g) for g in pgids)
+            split = {k: round(v - marks["threads"].get(k, 0.0), 2) for k, v in after.items()}
+            used = sum(server_cpu(g) for g in pgids) - marks["cpu"]
+            split["threads that ended (requests)"] = round(used - sum(split.values()), 2)
+            thread_split.append(split)
+            opening.append((marks["cpu"] - opened) / max(1, sum(len(g) for g in phase_groups)))
+            return took, used
 
         server = proc
         clients: list[float] = []
+        thread_split: list[dict[str, float]] = []
+        opening: list[float] = []  # server CPU seconds per racer to open its page and stream or socket
         load_before = os.getloadavg()[0]
         base_took, base_cpu = run(baseline, args.baseline_seconds, args.baseline_pace)
         load_took, load_cpu = run(load, args.seconds, args.pace)
@@ -598,7 +840,9 @@ def main() -> None:
         print(
             f"\nSpy vs Spy race latency: {args.races} races x {args.seats} racers "
             f"at {args.pace} cards/s each (the idle race at {args.baseline_pace}), "
-            f"uvicorn with {args.workers} workers, {database}, live updates through {live}, "
+            f"uvicorn with {args.workers} workers"
+            + (f" in each of {args.groups} groups on ports of their own" if args.groups > 1 else "")
+            + f", {database}, live updates through {live}, "
             f"the {args.stream} page's event stream, each update followed by a {args.fetch} fetch.\n"
             "Latency: from a move's POST reaching the server to another racer's event stream receiving it.\n"
         )
@@ -610,6 +854,19 @@ def main() -> None:
             report("baseline (1 race)", measure([r for g in baseline for r in g], base_took, base_cpu)),
             report(f"load ({args.races} races)", measure([r for g in load for r in g], load_took, load_cpu)),
         ]
+        for name, split, f in zip(("baseline", "load"), thread_split, rows, strict=False):
+            moves = f["moves"] or 1
+            shares = sorted(split.items(), key=lambda kv: -kv[1])
+            print(
+                f"  server CPU by thread, {name}: "
+                + ", ".join(f"{k} {1000 * v / moves:.1f} ms/move" for k, v in shares if v)
+            )
+            f["thread_cpu_ms_per_move"] = {k: round(1000 * v / moves, 2) for k, v in split.items()}
+        for name, cost in zip(("baseline", "load"), opening, strict=False):
+            print(
+                f"  opening a racer's page and its {args.transport} connection, {name}: "
+                f"{1000 * cost:.1f} ms of server CPU"
+            )
         print(
             "\nmedian/p95 in ms per delivery (one move to one other racer); all-med/all-p95 until every "
             "other racer of the race has it; post: the mover's own round trip."
@@ -630,12 +887,13 @@ def main() -> None:
             }
             args.json.write_text(json.dumps({**setup, "rows": rows}, indent=2))
     finally:
-        if proc is not None and proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+        for p in [proc, *others]:
+            if p is not None and p.poll() is None:
+                os.killpg(p.pid, signal.SIGTERM)
+                try:
+                    p.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, signal.SIGKILL)
         try:
             from django.db import connections
 

@@ -1,12 +1,13 @@
 """The web server's worker: gunicorn runs uvicorn workers of this class (see the Dockerfile).
 
 A graceful restart (SIGTERM, a deploy) lets every request in flight finish, then stops. Uvicorn
-waits for every open connection, and a match's live-update stream stays open as long as the
-page does: without a limit, a restart waited for gunicorn's ``--graceful-timeout`` (30 s by
-default) whenever a match page was open, and the new server could not start sooner. Here the
-worker waits ``STREAM_GRACE`` seconds, then closes what is left. Only streams are left by then
-(a move takes milliseconds), and a browser's event stream reconnects by itself to the new server
-and is told the current position at once.
+waits for every open connection, and a match's live-update stream (or a race page's socket)
+stays open as long as the page does: without a limit, a restart waited for gunicorn's
+``--graceful-timeout`` (30 s by default) whenever a match page was open, and the new server
+could not start sooner. Here the worker waits ``STREAM_GRACE`` seconds, then closes what is
+left. Only streams and sockets are left by then (a move takes milliseconds), and a browser's
+event stream or race socket reconnects by itself to the new server and is told the current
+position at once.
 """
 
 from __future__ import annotations
@@ -19,4 +20,8 @@ STREAM_GRACE = 3  # seconds a graceful stop waits for open connections before cl
 
 
 class Worker(UvicornWorker):
-    CONFIG_KWARGS: dict[str, Any] = {**UvicornWorker.CONFIG_KWARGS, "timeout_graceful_shutdown": STREAM_GRACE}
+    CONFIG_KWARGS: dict[str, Any] = {
+        **UvicornWorker.CONFIG_KWARGS,
+        "timeout_graceful_shutdown": STREAM_GRACE,
+        "ws": "websockets-sansio",  # the race pages' sockets (spyleague.asgi)
+    }

@@ -1,23 +1,24 @@
 """The race pages' live updates: one feed per watched match in each web process.
 
-Every open race page holds an event stream (``views.race_events``). Giving each stream a Redis
-connection of its own, or a look at the database four times a second, costs per page what one
-look per process does for all of them. So each web process (each event loop) keeps one feed per
-match that any of its streams watch, and the streams only wait on their feed:
+Every open race page holds a socket (``race_socket``) or, where sockets do not get through, an
+event stream (``views.race_events``). Giving each of them a Redis connection of its own, or a
+look at the database four times a second, costs per page what one look per process does for
+all of them. So each web process (each event loop) keeps one feed per match that any of its
+pages watch, and the pages only wait on their feed:
 
 - with Redis, one pub/sub connection for the whole process, subscribed to the channels of the
-  watched matches: each move's version (``live.publish``) and the racers' progress the mover's
-  process rendered once for everyone (``realtime.progress_publish``);
+  watched matches: each move's version (``live.publish``) and the race's update, built once
+  by the process that made the move (``race_moves.publish_update``);
 - without Redis, one look at the versions of all watched matches every ``POLL_SECONDS``; on a
-  change the process renders the racers' progress itself, once for all its pages of the match.
+  change the process builds the update itself, once for all its pages of the match.
 
 Either way a slower look at the database (every ``SAFETY_SECONDS`` with Redis) catches a notice
-that was lost, and a feed keeps only the newest version and progress: a stream that fell behind
+that was lost, and a feed keeps only the newest version and update: a page that fell behind
 skips to the newest. While Redis is away (the subscription failed or was dropped) a process works
-as without it, looking often and rendering the progress itself, and subscribes again every
-``RECONNECT_SECONDS`` until Redis is back; no stream fails for it.
+as without it, looking often and building the updates itself, and subscribes again every
+``RECONNECT_SECONDS`` until Redis is back; no page fails for it.
 
-Nothing here decides anything about the game: it only passes on versions, and the progress as a
+Nothing here decides anything about the game: it only passes on versions, and the race as a
 spectator sees it (all public).
 """
 
@@ -47,13 +48,16 @@ RECONNECT_SECONDS = 1.0  # while Redis is away: how often the listener subscribe
 
 @dataclass
 class Feed:
-    """What the streams of one match in this process need: its newest version and progress."""
+    """What the pages of one match in this process need: its newest version and update."""
 
     match_id: int
     version: int | None = None  # None until the first look at the database
-    progress: tuple[int, str] | None = None  # (version, the JSON {"v": ..., "html": ...})
+    update: tuple[int, str] | None = None  # (version, the update message: ``race_moves.update_message``)
+    over: bool = False  # the newest update says the match is no longer playing
     gone: bool = False  # the match no longer exists
+    wanted: bool = False  # a page saw a version without its update: build it at the next look
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # subscribed and looked up
+    moving: asyncio.Lock = field(default_factory=asyncio.Lock)  # this process's moves, one at a time
     watchers: set[asyncio.Event] = field(default_factory=set)
 
     def moved_to(self, version: int) -> bool:
@@ -63,13 +67,22 @@ class Feed:
         self.wake()
         return True
 
-    def progressed(self, version: int, data: str) -> None:
-        if self.progress is not None and version <= self.progress[0]:
+    def updated(self, version: int, message: str, *, over: bool | None = None) -> None:
+        """The update of ``version`` (newer than the feed's, or it is dropped)."""
+        if self.update is not None and version <= self.update[0]:
             return
-        self.progress = (version, data)
+        self.update = (version, message)
+        self.over = ('"status": "playing"' not in message) if over is None else over
         if self.version is None or version > self.version:
             self.version = version
         self.wake()
+
+    def behind(self) -> bool:
+        """The feed knows a newer version than its update."""
+        return self.version is not None and (self.update is None or self.update[0] < self.version)
+
+    def want_update(self) -> None:
+        self.wanted = True
 
     def wake(self) -> None:
         for event in self.watchers:
@@ -160,7 +173,7 @@ class Feeds:
         return await asyncio.get_running_loop().run_in_executor(self.executor, _in_thread, fn, *args)
 
     async def _subscribe(self, match_id: int) -> None:
-        from .realtime import progress_channel
+        from .race_moves import race_channel
 
         async with self.lock:
             if self.pubsub is None:
@@ -169,17 +182,17 @@ class Feeds:
                 self.client = aioredis.Redis.from_url(settings.REDIS_URL, **redis_options())
                 self.pubsub = self.client.pubsub()
             await asyncio.wait_for(
-                self.pubsub.subscribe(channel(match_id), progress_channel(match_id)), SUBSCRIBE_SECONDS
+                self.pubsub.subscribe(channel(match_id), race_channel(match_id)), SUBSCRIBE_SECONDS
             )
 
     async def _unsubscribe(self, match_id: int) -> None:
-        from .realtime import progress_channel
+        from .race_moves import race_channel
 
         async with self.lock:
             if match_id in self.feeds or self.pubsub is None:
                 return  # watched again meanwhile, or all closed
             try:
-                await self.pubsub.unsubscribe(channel(match_id), progress_channel(match_id))
+                await self.pubsub.unsubscribe(channel(match_id), race_channel(match_id))
             except Exception:  # the listener reconnects and subscribes to what is watched
                 log.warning("Could not unsubscribe from match %s", match_id, exc_info=True)
 
@@ -209,7 +222,7 @@ class Feeds:
                 self._dispatch(message)
 
     async def _reconnect(self, broken: Any) -> None:
-        from .realtime import progress_channel
+        from .race_moves import race_channel
 
         async with self.lock:
             if self.pubsub is not broken:
@@ -220,7 +233,7 @@ class Feeds:
 
             self.client = aioredis.Redis.from_url(settings.REDIS_URL, **redis_options())
             self.pubsub = self.client.pubsub()
-            names = [name for m in self.feeds for name in (channel(m), progress_channel(m))]
+            names = [name for m in self.feeds for name in (channel(m), race_channel(m))]
             try:
                 if names:
                     await asyncio.wait_for(self.pubsub.subscribe(*names), SUBSCRIBE_SECONDS)
@@ -238,12 +251,13 @@ class Feeds:
         feed = self.feeds.get(int(number)) if number.isdigit() else None
         if feed is None:
             return
-        if kind.endswith(":race"):  # the racers' progress: {"v": version, "html": ...}
+        if kind.endswith(":race"):  # the race's update: {"t": "u", "v": version, "status": ..., ...}
             try:
-                version = int(json.loads(data)["v"])
+                update = json.loads(data)
+                version = int(update["v"])
             except (TypeError, ValueError, KeyError):
                 return
-            feed.progressed(version, data)
+            feed.updated(version, data, over=update.get("status") != "playing")
         else:
             try:
                 feed.moved_to(int(data))
@@ -252,12 +266,13 @@ class Feeds:
 
     async def _look(self) -> None:
         """Look at the versions of the watched matches: often without Redis (or while it is away),
-        now and then with it."""
+        now and then with it; and build the updates nobody pushed."""
         last = time.monotonic()
         while True:
             await asyncio.sleep(POLL_SECONDS)
             polling = not self.redis or self.away
-            if not (polling or self.look_soon or time.monotonic() - last >= SAFETY_SECONDS):
+            wanted = [feed for feed in self.feeds.values() if feed.wanted]
+            if not (polling or wanted or self.look_soon or time.monotonic() - last >= SAFETY_SECONDS):
                 continue
             self.look_soon = False
             last = time.monotonic()
@@ -271,7 +286,7 @@ class Feeds:
             except Exception:  # the database is away for a moment: look again next time
                 log.warning("Could not look at the matches' versions", exc_info=True)
                 continue
-            moved = []
+            behind = []
             for match_id in watched:
                 feed = self.feeds.get(match_id)
                 if feed is None:
@@ -279,18 +294,23 @@ class Feeds:
                 if match_id not in found:
                     feed.gone = True
                     feed.wake()
-                elif feed.moved_to(found[match_id]) and polling:
-                    moved.append(feed)
-            for feed in moved:  # without Redis nobody pushed the progress: render it once here
+                    continue
+                moved = feed.moved_to(found[match_id])
+                # Nobody pushed the update (no Redis, or it was lost): build it once here. With
+                # Redis a move's update may still be on its way: build it only when a page asks.
+                if feed.behind() and ((moved and polling) or feed.wanted):
+                    behind.append(feed)
+                feed.wanted = False
+            for feed in behind:
                 try:
-                    rendered = await self.run(progress_of, feed.match_id)
+                    built = await self.run(update_of, feed.match_id)
                 except asyncio.CancelledError:
                     raise
-                except Exception:  # the pages fetch it themselves
-                    log.warning("Could not render the progress of match %s", feed.match_id, exc_info=True)
+                except Exception:  # the next look tries again
+                    log.warning("Could not build the update of match %s", feed.match_id, exc_info=True)
                     continue
-                if rendered is not None:
-                    feed.progressed(*rendered)
+                if built is not None:
+                    feed.updated(built[0], built[1], over=built[2])
 
 
 # --- database work, in the feed thread -------------------------------------------------------
@@ -314,15 +334,16 @@ def versions_of(match_ids: list[int]) -> dict[int, int]:
     return dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "version"))
 
 
-def progress_of(match_id: int) -> tuple[int, str] | None:
-    """The racers' progress as published: (version, the JSON a ``progress`` event carries)."""
+def update_of(match_id: int) -> tuple[int, str, bool] | None:
+    """The race's update as a move's process publishes it: (version, message, over)."""
     from .models import Match
-    from .realtime import progress_html, progress_message
+    from .race_moves import update_of as build
 
     match = Match.objects.filter(pk=match_id).first()
     if match is None:
         return None
-    return match.version, progress_message(match.version, progress_html(match=match))
+    version, message = build(match)
+    return version, message, match.status != Match.Status.PLAYING
 
 
 async def _close(pubsub: Any, client: Any) -> None:

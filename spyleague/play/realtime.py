@@ -35,7 +35,6 @@ What asks the bots to move when they are due:
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import time
@@ -46,13 +45,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from games import get_engine
 
 from . import live
-from .models import Match, MatchSeat, Move
+from .models import Match, Move
 from .state import match_state
 
 log = logging.getLogger(__name__)
@@ -264,58 +262,6 @@ def bots_follow_up(*, match_id: int) -> float | None:
 
     transaction.on_commit(partial(send_task_safely, run_bots, match_id, countdown=delay))
     return delay
-
-
-# --- the racers' progress, sent once to every race page -----------------------------------
-
-
-def progress_channel(match_id: int) -> str:
-    return f"spyleague:race:{match_id}"
-
-
-def race_seats(match: Match) -> list[MatchSeat]:
-    """The match's seats with their players, in order, for everything a move's answer shows.
-
-    One query: the move's lock brought the seats along (``services._lock``), so then only their
-    players are read. They stay on the match, so ``services.seat_of`` needs no query of its own.
-    """
-    players = MatchSeat.objects.select_related("player")
-    prefetch_related_objects([match], Prefetch("seat_set", queryset=players))  # unless already there
-    seats = list(match.seat_set.all())
-    prefetch_related_objects(seats, "player")  # unless already there
-    return seats
-
-
-def progress_html(*, match: Match, seats: list[MatchSeat] | None = None) -> str:
-    """The racers' progress as a spectator sees it (all public): the same for every page."""
-    from django.template.loader import render_to_string
-
-    from .selectors import match_picture
-
-    picture = match_picture(match=match, seat=None, seats=seats)
-    return render_to_string(f"{picture.board_template}#rivals", {"p": picture, "match": match})
-
-
-def progress_message(version: int, html: str) -> str:
-    """What a race stream's ``progress`` event carries: ``{"v": version, "html": ...}``."""
-    return json.dumps({"v": version, "html": html})
-
-
-def progress_publish(*, match_id: int, version: int, html: str) -> None:
-    """Send every race page of the match the racers' progress as of ``version`` (with Redis).
-
-    Rendered once per move, as a spectator sees it (all public), instead of once per page on
-    request: the race's event streams pass it on (``views.race_events``). A lost message costs
-    nothing: a page that does not get it soon after the version's update fetches it itself.
-    """
-    if not settings.REDIS_URL or live.PUBLISHING.ongoing():
-        return
-    started = time.monotonic()
-    try:
-        _redis().publish(progress_channel(match_id), progress_message(version, html))
-    except Exception:
-        live.PUBLISHING.failed(started=started)
-        log.warning("Could not publish the progress of match %s", match_id, exc_info=True)
 
 
 # --- a racer's move from the race page ----------------------------------------------------

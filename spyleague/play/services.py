@@ -28,7 +28,7 @@ from games.core import chance
 
 from ..clubs.models import Club, Player
 from ..core.queue import send_task_safely
-from . import live
+from . import live, race_moves
 from .models import Match, MatchSeat, Move
 from .state import match_state, remember_state
 from .sweeps import bot_turn
@@ -292,7 +292,16 @@ def match_start(*, user: Any, match_id: int, fill_with: str | None = None) -> Ma
 def _touch(match: Match) -> None:
     """A change of seats: bump nothing in the log, but tell the watchers."""
     match.save(update_fields=["updated"])
+    _announce(match)
+
+
+def _announce(match: Match) -> None:
+    """Once the change commits: tell the match's watchers its version, and a race's pages the
+    race as it is now (built here, from the state the change just computed: ``race_moves``)."""
     transaction.on_commit(partial(live.publish, match.pk, match.version))
+    if match.status != Match.Status.OPEN and race_moves.is_race(match.game):
+        version, message = race_moves.update_of(match)
+        transaction.on_commit(partial(race_moves.publish_update, match.pk, version, message))
 
 
 def _after_change(match: Match) -> None:
@@ -302,7 +311,7 @@ def _after_change(match: Match) -> None:
     is caught up by the streams' own looks, and a bots' turn the broker did not take by the
     periodic sweep of matches waiting on a bot.
     """
-    transaction.on_commit(partial(live.publish, match.pk, match.version))
+    _announce(match)
     if match.status == Match.Status.PLAYING and any(s.bot for s in match.seat_set.all()):
         from .tasks import run_bots  # only a match with bots has any to run
 
@@ -512,7 +521,7 @@ def match_run_bots(*, match_id: int, limit: int = MAX_BOT_MOVES_PER_RUN) -> int:
                 rng: random.Random = chance(match.seed, "bot", match.version, seat)
                 action = bot.choose(engine.view(state, seat), engine.legal(state, seat), rng)
                 _apply(match, seat, action)
-                transaction.on_commit(partial(live.publish, match.pk, match.version))
+                _announce(match)
         except OperationalError:
             # The database was busy (SQLite lets one writer at a time, and its shared-cache test
             # database refuses rather than waits): nothing was applied, so try that move again.
@@ -746,7 +755,7 @@ def _end(match: Match, status: str, reason: str, extra: list[str] | None = None)
     match.bot_turn = None
     fields = ["status", "end_reason", "deadline", "bot_turn", "outcome", "updated", *(extra or [])]
     match.save(update_fields=fields)
-    transaction.on_commit(partial(live.publish, match.pk, match.version))
+    _announce(match)
 
 
 @transaction.atomic
@@ -786,5 +795,5 @@ def match_rematch(*, user: Any, match_id: int) -> Match:
     _after_change(new)
     match.rematch = new
     match.save(update_fields=["rematch", "updated"])
-    transaction.on_commit(partial(live.publish, match.pk, match.version))
+    _announce(match)
     return new

@@ -27,7 +27,11 @@ def _key(match: Match) -> tuple[int, float]:
 
 
 def _remember(match: Match, version: int, state: Any) -> None:
-    key = _key(match)
+    remember_state_at(_key(match), version, state)
+
+
+def remember_state_at(key: tuple[int, float], version: int, state: Any) -> None:
+    """Keep ``state`` as the match's state after ``version`` moves (``key``: see ``_key``)."""
     with _LOCK:
         _CACHE[key] = (version, state)
         _CACHE.move_to_end(key)
@@ -53,6 +57,35 @@ def match_state(match: Match, *, upto: int | None = None) -> Any:
     if upto is None:
         _remember(match, version, state)
     return state
+
+
+def cached_state(key: tuple[int, float]) -> tuple[int, Any] | None:
+    """The newest state this process keeps for the match (``key``: see ``_key``), with its version."""
+    with _LOCK:
+        return _CACHE.get(key)
+
+
+def state_from_log(
+    key: tuple[int, float],
+    game: str,
+    seats: int,
+    seed: int,
+    options: dict[str, Any],
+    *,
+    since: tuple[int, Any] | None = None,
+) -> tuple[int, Any]:
+    """The match's state after every move in its log, from ``since`` (a version and its state)
+    or from the start; kept for the next time. One query."""
+    engine = get_engine(game)
+    version, state = since if since is not None else (0, engine.start(seats, seed, options))
+    moves = Move.objects.filter(match_id=key[0], number__gt=version).order_by("number")
+    for number, seat, action in moves.values_list("number", "seat", "action"):
+        if number != version + 1:  # never: numbers are consecutive (unique, each the version + 1)
+            raise RuntimeError(f"Move {version + 1} of match {key[0]} is missing from its log.")
+        state = engine.apply(state, seat, action)
+        version = number
+    remember_state_at(key, version, state)
+    return version, state
 
 
 def remember_state(match: Match, state: Any) -> None:

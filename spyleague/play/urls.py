@@ -3,6 +3,7 @@ from django.urls import path
 from . import views
 
 app_name = "play"
+RACE_SOCKET = "matches/<id:pk>/race/ws/"  # under /play/: the WebSocket's route too (spyleague.asgi)
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.match_new, name="new"),
@@ -23,4 +24,5 @@ urlpatterns = [
     path("matches/<id:pk>/race/tick/", views.race_tick, name="race-tick"),
     path("matches/<id:pk>/race/events/", views.race_events, name="race-events"),
     path("matches/<id:pk>/race/progress/", views.race_progress, name="race-progress"),
+    path(RACE_SOCKET, views.race_socket, name="race-socket"),
 ]

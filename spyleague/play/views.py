@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.handlers.asgi import ASGIRequest
 from django.db import connection, transaction
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import get_template
 from django.views.decorators.http import require_POST
@@ -490,50 +490,40 @@ def match_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 # --- real-time races (Spy vs Spy): a racer's keys and taps, and the ticks that pace the bots ----
 
 
-def _race_progress_publish(match: Match, seats: list[Any] | None = None) -> None:
-    """After a move: the racers' progress, rendered once as a spectator sees it, to every race page.
-
-    Without Redis the streams of each web process render it themselves (``feeds``).
-    """
-    from . import realtime
-
-    if settings.REDIS_URL:
-        html = realtime.progress_html(match=match, seats=seats)
-        realtime.progress_publish(match_id=match.pk, version=match.version, html=html)
-
-
-def _race_board(request: HttpRequest, match_id: int, error: str = "", status: int = 200) -> HttpResponse:
+def _race_board(request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_object_or_404(Match, pk=match_id)
-    context = {"p": _picture(request, match), "match": match, "error": error}
-    return render(request, "play/match.html#board", context, status=status)
+    return render(request, "play/match.html#board", {"p": _picture(request, match), "match": match})
+
+
+def _race_refusal(status: int, reason: str) -> JsonResponse:
+    return JsonResponse({"t": "no", "status": status, "reason": reason}, status=status)
 
 
 @require_POST
 def race_act(request: HttpRequest, pk: int) -> HttpResponse:
-    """A racer's move from the race page; the answer is the board, at once, refused or not.
+    """A racer's move from the race page when its socket cannot open (``race_socket``): the same
+    move the same way, answered in the socket's words: ``ack`` with the race's update (``u``),
+    or ``no`` with the reason and the status.
 
-    ``card`` is the flipped card the page showed (see ``realtime.race_move_submit``). The mover's
-    board and everyone's progress are drawn from the match as the move left it, its seats read
-    once and the state the move computed: nothing is read twice on the way back.
+    ``card`` is the flipped card the page showed (see ``realtime.race_move_submit``).
     """
-    from . import realtime
+    from . import race_moves
 
     try:
         action = json_value(request.POST.get("action", ""), what="That action")
     except Refused as exc:
-        return _race_board(request, pk, str(exc), status=400)
+        return _race_refusal(400, str(exc))
+    racer = race_moves.racer_for(match_id=pk, user=request.user)
+    if racer is None:
+        return _race_refusal(404, "There is no such race.")
     try:
-        match = realtime.race_move_submit(
-            match_id=pk, user=request.user, action=action, card=request.POST.get("card") or None
+        moved = race_moves.answer_move(
+            racer=racer, user=request.user, action=action, card=request.POST.get("card") or None
         )
-    except Match.DoesNotExist:
-        raise Http404("No such match.") from None
     except services.MoveRejected as exc:
-        return _race_board(request, pk, exc.reason, status=exc.status)
-    seats = realtime.race_seats(match)
-    _race_progress_publish(match, seats)
-    picture = match_picture(match=match, seat=services.seat_of(match=match, user=request.user), seats=seats)
-    return render(request, "play/match.html#board", {"p": picture, "match": match})
+        return _race_refusal(exc.status, exc.reason)
+    body = f'{moved.ack[:-1]}, "u": {moved.update}}}'
+    return HttpResponse(body, content_type="application/json")
 
 
 @require_POST
@@ -545,8 +535,7 @@ def race_tick(request: HttpRequest, pk: int) -> HttpResponse:
     from . import realtime
 
     _race(pk)
-    if realtime.race_tick(match_id=pk):
-        _race_progress_publish(Match.objects.get(pk=pk))
+    realtime.race_tick(match_id=pk)  # each bot move publishes its update as it commits
     if request.POST.get("v") == _version_key(pk):
         return HttpResponse(status=204)
     return _race_board(request, pk)
@@ -590,9 +579,9 @@ def _race_sync_stream(match_id: int, seen: int | None) -> Iterator[str]:
 async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[str]:
     """Under ASGI: the race's updates from this process's feed of the match (``feeds``).
 
-    An ``update`` names each newer version at once; a ``progress`` follows with the racers'
-    progress itself when it is at hand (pushed by the mover's process, or rendered once here
-    without Redis) and not older than the newest version announced.
+    An ``update`` names each newer version at once; a ``progress`` follows with the race itself
+    (``race_moves.update_message``) when it is at hand (pushed by the mover's process, or built
+    once here without Redis) and not older than the newest version announced.
     """
     from .feeds import feeds
 
@@ -606,9 +595,9 @@ async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[s
             if feed.version is not None and feed.version != seen:
                 seen = feed.version
                 events.append(_sse("update", str(seen)))
-            if feed.progress is not None and feed.progress[0] > sent and feed.progress[0] >= (seen or 0):
-                sent = feed.progress[0]
-                events.append(_sse("progress", feed.progress[1]))
+            if feed.update is not None and feed.update[0] > sent and feed.update[0] >= (seen or 0):
+                sent = feed.update[0]
+                events.append(_sse("progress", feed.update[1]))
             if events:
                 yield "".join(events)
             if news.is_set():
@@ -620,8 +609,9 @@ async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[s
 
 
 def race_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
-    """A race page's live updates: ``update`` events carrying the match version, and under ASGI
-    ``progress`` events carrying the racers' progress itself (``{"v": version, "html": ...}``).
+    """A race page's live updates when its socket cannot open: ``update`` events carrying the
+    match version, and under ASGI ``progress`` events carrying the race itself (the socket's
+    ``u`` message).
 
     Lighter than ``match_events`` for a race, where versions change several times a second:
     the streams of a web process share one feed per match (``feeds``: one Redis subscription or
@@ -645,17 +635,24 @@ def race_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 
 
 def race_progress(request: HttpRequest, pk: int) -> HttpResponse:
-    """The other racers' progress alone, asked for by a race page on each update.
+    """The race as it is now (``race_moves.update_message``), for a page that missed an update.
 
-    Much lighter than the whole board, which a racer's page only needs again when the phase
-    or the race changes. 204 while the page's ``v`` is still current.
+    204 while the page's ``v`` (the version it shows) is still current.
     """
-    from .realtime import race_seats
+    from . import race_moves
 
     match = _race(pk)
-    if request.GET.get("v") == f"{match.version}-{match.status}-{match.updated.timestamp():.3f}":
+    if request.GET.get("v") == str(match.version):
         return HttpResponse(status=204)
-    seats = race_seats(match)
-    seat = services.seat_of(match=match, user=request.user)
-    picture = match_picture(match=match, seat=seat, seats=seats)
-    return render(request, f"{picture.board_template}#rivals", {"p": picture, "match": match})
+    _, message = race_moves.update_of(match)
+    return HttpResponse(message, content_type="application/json")
+
+
+def race_socket(request: HttpRequest, pk: int) -> HttpResponse:
+    """The race's WebSocket address asked as a page: 426, it takes a socket (``race_socket``)."""
+    response = HttpResponse(
+        "This is the address of a race's live connection: open it as a WebSocket, from the race page.",
+        status=426,
+        content_type="text/plain; charset=utf-8",
+    )
+    return response  # (no Upgrade header: a WSGI server may not send one; the text says it)

@@ -4,24 +4,57 @@ The person plays with the keyboard (desktop) and with taps (phone), always on th
 the card fits, and takes the first pile after a race. The seeds make short games with that
 play whatever the timing: with seed 159 a bot earns the bonus in the first race (so the game
 ends after it) while the person gets stuck and must say finished; alone, seed 67 takes two races.
+
+The race page talks over its WebSocket where the server takes one (the site under ASGI: here
+uvicorn in a thread, ``tests.asgi_server``), and otherwise falls back to POSTs and the race's
+event stream (pytest-django's WSGI ``live_server``): the races run both ways (``transport``).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from spyleague.play import services
 from spyleague.play.models import Match
+from tests.asgi_server import asgi_server
 
-from .conftest import no_sideways_scroll, shot
+from .conftest import no_sideways_scroll, shot, watched_page
 from .helpers import log_in
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 RACE = "document.getElementById('race')"
+
+
+@pytest.fixture(params=["socket", "http"])
+def transport(request: Any) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def site(transport: str, live_server: Any) -> Iterator[str]:
+    """Where the race pages are served: under ASGI (sockets) or WSGI (POSTs and a stream)."""
+    if transport == "http":
+        yield live_server.url
+        return
+    with asgi_server() as served:
+        yield served.url
+
+
+@pytest.fixture
+def racer(browser: Any, site: str) -> Iterator[Any]:
+    with watched_page(browser, viewport={"width": 1280, "height": 900}, base_url=site) as page:
+        yield page
+
+
+def talks_over(page: Any, transport: str) -> None:
+    """The race page has settled on its way of talking to the server, and it is ``transport``."""
+    page.wait_for_function("() => window.SpyRace && window.SpyRace.transport() !== 'none'")
+    assert page.evaluate("window.SpyRace.transport()") == transport
 
 
 def race_data(page: Any) -> dict[str, str]:
@@ -70,7 +103,7 @@ def race_to_the_end(page: Any, *, tap: bool, try_a_wrong_pile: bool, limit: floa
                 seen["cleared"] = page.evaluate(
                     "() => { const t = document.getElementById('race-toast'); return !t || t.hidden; }"
                 )
-            if seen["placed"] == 5:
+            if seen["placed"] >= 5:  # the bots' progress, as the racer sees it while racing
                 seen["rivals"].append(cards_left(page))
         elif mode == "finish":
             if seen["finished"] == 0:
@@ -113,7 +146,8 @@ def race_to_the_end(page: Any, *, tap: bool, try_a_wrong_pile: bool, limit: floa
     return seen
 
 
-def test_a_person_races_three_bots_to_a_finished_game(page: Any, make_user: Any) -> None:
+def test_a_person_races_three_bots_to_a_finished_game(racer: Any, transport: str, make_user: Any) -> None:
+    page = racer
     vera = log_in(page, make_user, "vera")
     match = services.match_create(
         user=vera,
@@ -126,14 +160,15 @@ def test_a_person_races_three_bots_to_a_finished_game(page: Any, make_user: Any)
     services.match_start(user=vera, match_id=match.pk)
     page.goto(f"/play/matches/{match.pk}/")
     page.wait_for_selector("#race[data-mode=place]")
+    talks_over(page, transport)
     assert page.locator(".rival").count() == 3
-    shot(page, "spy-vs-spy-race-start")
+    shot(page, f"spy-vs-spy-race-start-{transport}")
     began = time.monotonic()
 
     seen = race_to_the_end(page, tap=False, try_a_wrong_pile=True)
 
     took = time.monotonic() - began
-    shot(page, "spy-vs-spy-game-over")
+    shot(page, f"spy-vs-spy-game-over-{transport}")
     assert "does not go on the" in seen["refused"] and "It fits on the" in seen["refused"]
     assert " of " in seen["refused"], "the refusal names the cards in words (the Queen of Diamonds)"
     assert seen["cleared"], "the error toast went away with the next good move"
@@ -183,10 +218,11 @@ def test_single_player_on_a_phone_to_the_end(phone: Any, make_user: Any) -> None
 
 
 def test_two_people_see_each_others_progress_live(
-    page: Any, browser: Any, live_server: Any, make_user: Any
+    racer: Any, transport: str, browser: Any, site: str, make_user: Any
 ) -> None:
+    page = racer
     ann = log_in(page, make_user, "ann")
-    other = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server.url)
+    other = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=site)
     other.set_default_timeout(10_000)
     bob_page = other.new_page()
     try:
@@ -197,21 +233,94 @@ def test_two_people_see_each_others_progress_live(
         for p in (page, bob_page):
             p.goto(f"/play/matches/{match.pk}/")
             p.wait_for_selector("#race[data-mode=place]")
+            talks_over(p, transport)
         start = cards_left(bob_page)[0]
         for _ in range(5):  # Ann places five cards with the keyboard
-            card = race_data(page)["card"]
-            index = int(page.locator(".svs-piles .pile.fits").first.get_attribute("data-pile"))
-            page.keyboard.press(str(index + 1))
-            page.wait_for_function(
-                f"c => {RACE}.dataset.card !== c && !{RACE}.classList.contains('sending')", arg=card
-            )
-        # Bob's page hears of it through the race's event stream, with no reload and no bots ticking.
+            place_first_fit(page)
+        # Bob's page hears of it (its socket, or the race's event stream), with no reload and no bots ticking.
         bob_page.wait_for_function(
             "n => Number(document.querySelector('.rival [data-count=left]').textContent) <= n",
             arg=start - 5,
             timeout=5_000,
         )
         assert race_data(bob_page)["ticking"] == ""
-        shot(bob_page, "spy-vs-spy-two-people")
+        shot(bob_page, f"spy-vs-spy-two-people-{transport}")
+        # Both pages draw the race from the updates: exactly what the server draws for each, all
+        # the way through Ann's race (her called card, a hand used up or stuck, finished).
+        placed = 5
+        while True:
+            if placed % 10 == 0 or race_data(page)["mode"] != "place":
+                same_as_the_server(page, bob_page)
+            if race_data(page)["mode"] != "place":
+                break
+            place_first_fit(page)
+            placed += 1
+        assert race_data(page)["mode"] == "finish"
+        page.keyboard.press("Enter")
+        page.wait_for_function(f"() => {RACE}.dataset.mode === ''")
+        same_as_the_server(page, bob_page)
+        assert "finished 1st" in (bob_page.text_content(".rival") or "")
     finally:
         other.close()
+
+
+# The race as the page drew it, in a canonical form: elements with their attributes (classes
+# sorted, the page's own "landed" flourish and version stamps left out) and their text.
+CANONICAL = """
+(root) => {
+  function canon(node) {
+    if (node.nodeType === 3) {
+      const text = node.textContent.replace(/\\s+/g, " ").trim();
+      return text ? JSON.stringify(text) : "";
+    }
+    if (node.nodeType !== 1 || node.getAttribute("name") === "csrfmiddlewaretoken") { return ""; }
+    const attrs = Array.from(node.attributes)
+      .filter(a => !["data-key", "data-v"].includes(a.name))
+      .map(a => a.name + "=" + (a.name === "class"
+        ? a.value.split(/\\s+/).filter(c => c && c !== "landed").sort().join(" ")
+        : a.value.replace(/\\s+/g, " ").trim()))
+      .sort();
+    const kids = Array.from(node.childNodes).map(canon).filter(Boolean);
+    return "<" + node.tagName.toLowerCase() + " " + attrs.join(" ") + ">" + kids.join("") + "</>";
+  }
+  const parts = {};
+  for (const sel of [".svs-flip", ".svs-notes", "#race-form", "#race-rivals"]) {
+    const el = root.querySelector(sel);
+    parts[sel] = el ? Array.from(el.childNodes).map(canon).join("") : null;
+  }
+  const race = root.querySelector("#race");
+  for (const key of ["mode", "card", "phase", "race", "seat"]) { parts[key] = race.dataset[key]; }
+  return parts;
+}
+"""
+
+
+def place_first_fit(page: Any) -> None:
+    card = race_data(page)["card"]
+    index = int(page.locator(".svs-piles .pile.fits").first.get_attribute("data-pile"))
+    page.keyboard.press(str(index + 1))
+    page.wait_for_function(
+        f"c => {RACE}.dataset.card !== c && !{RACE}.classList.contains('sending')", arg=card
+    )
+
+
+def same_as_the_server(*pages: Any) -> None:
+    """Each page, once it has the newest version any of them shows, is drawn as the server draws it."""
+    newest = max(int(race_data(p)["v"]) for p in pages)
+    for p in pages:
+        p.wait_for_function(f"v => Number({RACE}.dataset.v) >= v", arg=newest)
+        mine = drawn(p)
+        assert "pile" in mine["#race-form"] and "rival" in mine["#race-rivals"]
+        assert mine == drawn_by_the_server(p)
+
+
+def drawn(page: Any) -> dict[str, str]:
+    return dict(page.evaluate(CANONICAL, page.locator("body").element_handle()))
+
+
+def drawn_by_the_server(page: Any) -> dict[str, str]:
+    """The board as the server draws it now, for this page's user, in the same canonical form."""
+    url = page.evaluate("document.getElementById('race').dataset.board")
+    html = page.evaluate("u => fetch(u, {headers: {'HX-Request': 'true'}}).then(r => r.text())", url)
+    parse = "html => { const t = document.createElement('template'); t.innerHTML = html; return t.content; }"
+    return dict(page.evaluate(f"html => ({CANONICAL})(({parse})(html))", html))

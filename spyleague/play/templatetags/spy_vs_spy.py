@@ -7,6 +7,7 @@ through a template partial that looks at the code a dozen times per card.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import template
@@ -51,3 +52,25 @@ def svs_fitting_piles(legal: list[dict[str, Any]]) -> set[Any]:
 def svs_name(code: str | None) -> str:
     """``QD`` -> ``Queen of Diamonds``."""
     return card_name(str(code)) if code else ""
+
+
+@register.filter
+def svs_you(picture: Any) -> str:
+    """The seat's own part as the race page's socket sends it (``race_moves.seat_part``), as JSON."""
+    from ..race_moves import seat_part_of
+
+    return json.dumps(seat_part_of(picture.view, picture.legal, picture.seat))
+
+
+@register.filter
+def svs_names(seats: list[Any]) -> str:
+    """The racers' names by seat, as JSON, for the race page's own drawing."""
+    from .cards import seat_name
+
+    return json.dumps([seat_name(seats, seat.number) for seat in seats])
+
+
+@register.filter
+def svs_bots(seats: list[Any]) -> str:
+    """The seats bots play, as JSON."""
+    return json.dumps([seat.number for seat in seats if seat.bot])

@@ -607,6 +607,8 @@ page(
 )
 page("play/matches/<id:pk>/race/events/", "the race's live updates", RACE, GET=PUBLIC)
 page("play/matches/<id:pk>/race/progress/", "the racers' progress", RACE, GET=PUBLIC)
+# The race's WebSocket asked as a page (its socket's own roles: tests/web/play/test_race_socket.py).
+page("play/matches/<id:pk>/race/ws/", "the race's socket address, as a page", RACE, GET=everyone(426))
 page("leaderboards/", "leaderboards", GET=PUBLIC)
 
 # --- scorepads -------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The race pages' event streams under ASGI: one feed per match in each web process.
 
-Without Redis a process looks at the versions of all its watched matches at once and renders
-the racers' progress once for all its pages of a match; the streams pass both on. (With Redis
+Without Redis a process looks at the versions of all its watched matches at once and builds
+the race's update once for all its pages of a match; the streams pass both on. (With Redis
 the same streams pass on what the mover's process published: tests/services.)
 """
 
@@ -63,16 +63,16 @@ async def read_until(stream: Any, want: Callable[[list[tuple[str, str]]], bool],
 
 
 @override_settings(REDIS_URL="")
-def test_without_redis_one_look_and_one_render_serve_every_page_of_a_match(
+def test_without_redis_one_look_and_one_update_serve_every_page_of_a_match(
     make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
     match = two_person_race(ann, bob)
     looks: list[list[int]] = []
     renders: list[int] = []
-    real_versions, real_progress = feeds.versions_of, feeds.progress_of
+    real_versions, real_update = feeds.versions_of, feeds.update_of
     monkeypatch.setattr(feeds, "versions_of", lambda ids: looks.append(list(ids)) or real_versions(ids))
-    monkeypatch.setattr(feeds, "progress_of", lambda pk: renders.append(pk) or real_progress(pk))
+    monkeypatch.setattr(feeds, "update_of", lambda pk: renders.append(pk) or real_update(pk))
     moved = threading.Event()
 
     async def three_pages() -> tuple[list[list[tuple[str, str]]], int]:
@@ -112,11 +112,10 @@ def test_without_redis_one_look_and_one_render_serve_every_page_of_a_match(
         assert page[0] == ("update", "1")  # the version first, at once
         kind, data = page[-1]
         pushed = json.loads(data)
-        assert kind == "progress" and pushed["v"] == 1
-        assert 'id="race-rivals"' in pushed["html"] and 'data-key="1-playing-' in pushed["html"]
+        assert kind == "progress" and pushed["t"] == "u" and pushed["v"] == 1
         # As a spectator sees it: every racer (each page leaves out its own).
-        assert 'data-seat="0"' in pushed["html"] and 'data-seat="1"' in pushed["html"]
-    assert renders == [match.pk]  # rendered once for the three pages
+        assert [p["seat"] for p in pushed["race"]["players"]] == [0, 1]
+    assert renders == [match.pk]  # built once for the three pages
     assert all(ids == [match.pk] for ids in looks)  # one look covers every page of the process
 
 
