@@ -182,8 +182,10 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
     them"): a player's powers never act against each other nor pass value between them. No
     search (in the search step or on arrival) of a spy of the player's other power, no Sanction of
     it, no Discovery of a secret the other power controls or that began the game in its territory,
-    no Escape from its record, no cash-in of its original secret, no offer to it. In the
-    two-player game Russia counts, in the years a player runs it, as one of that player's powers.
+    nor such a secret taken in a trade with a third power (ruling 18: it is neither offered nor
+    asked for), no Escape from its record, no cash-in of its original secret, no offer to it. In
+    the two-player game Russia counts, in the years a player runs it, as one of that player's
+    powers.
 22. **Time limit:** with ``turn_minutes`` set, ``turn_clock(state)`` returns ``{"key", "seconds"}``;
     when the key's time runs out the site calls ``timeout_action`` for the seat in ``to_act`` until
     the key changes: it discards the first Event Tile, keeps the police, ends the searches, lands a

@@ -909,13 +909,16 @@ class Spies:
         self, state: SpiesState, owner: int, receiver: int, listed: tuple[str, ...]
     ) -> list[Secret]:
         """Secrets ``owner`` controls in a city where a spy of ``receiver`` could take each of them
-        over (one free spy a secret), not yet in the offer (ruling 18)."""
+        over (one free spy a secret), not yet in the offer (ruling 18); never an original secret of
+        the receiver's player's other power (ruling 21)."""
         taken = Counter(state.secrets[_secret_index(state, sid)].where for sid in listed)
         out = []
         for secret in state.secrets:
             if secret.id in listed or secret.status != ON_MAP or secret.where in SEA:
                 continue
             if _controller_power(state, secret) != owner or secret.where is None:
+                continue
+            if self._partner(state, receiver, secret.origin):
                 continue
             if len(self._free_spies(state, receiver, secret.where)) > taken[secret.where]:
                 out.append(secret)
@@ -936,6 +939,7 @@ class Spies:
                     secret.status != ON_MAP
                     or secret.where is None
                     or _controller_power(state, secret) != owner
+                    or self._partner(state, receiver, secret.origin)
                 ):
                     return None
                 spies = free.setdefault(secret.where, self._free_spies(state, receiver, secret.where))
@@ -1903,7 +1907,7 @@ class Spies:
             return (
                 "That cannot be added to the offer (you can give only what you hold, ask only what "
                 "they could hold, and trade a secret only where a spy of the other side that controls "
-                "nothing can take it over)."
+                "nothing can take it over, never to a power whose player's other power placed it)."
             )
         if kind == "offer":
             return "Offers go to a power run by another player."

@@ -600,6 +600,34 @@ def test_ruling_21_a_player_never_sanctions_its_other_powers_spy_nor_takes_its_s
     assert {a["target"] for a in ENGINE.legal(five, 0) if a["type"] == "sanction"} == {"I-spy-1"}
 
 
+def test_ruling_21_a_player_never_takes_its_other_powers_secret_in_a_trade() -> None:
+    # France holds an Italian secret in Paris where a German spy is free: Germany may not ask
+    # for it (Discovery could not take it either), nor may France give it to Germany.
+    def paris(seats: int, power: str = "G") -> SpiesState:
+        return table(
+            power=power,
+            phase=MOVE,
+            seats=seats,
+            spies=[("G", 3, "paris"), ("F", 2, "paris"), ("F", 1, "paris")],
+            secrets=[
+                {"where": "paris", "origin": "I", "controller": "F-spy-1", "known": ["I", "F"]},
+                {"where": "paris", "origin": None, "controller": "F-spy-2", "known": ["F"]},
+            ],
+        )
+
+    def secrets_on_offer(state: SpiesState, who: int, item: str) -> set[str]:
+        return {a["secret"] for a in ENGINE.legal(state, who) if a.get("item") == item}
+
+    asking = act(paris(4), {"type": "offer", "to": "F"})
+    assert secrets_on_offer(asking, 0, "ask_secret") == {"S2"}
+    giving = act(paris(4, "F"), {"type": "offer", "to": "G"})
+    assert secrets_on_offer(giving, 2, "give_secret") == {"S2"}
+    with pytest.raises(IllegalAction):
+        act(giving, {"type": "offer_add", "item": "give_secret", "secret": "S1"})
+    # between five players Germany and Italy are rivals: the Italian secret may change hands
+    assert secrets_on_offer(act(paris(5), {"type": "offer", "to": "F"}), 0, "ask_secret") == {"S1", "S2"}
+
+
 def test_ruling_21_in_the_two_player_game_russia_is_one_of_its_players_powers_that_year() -> None:
     # 1933: the German-Italian player runs Russia; German police cannot search the Russian spy.
     odd = table(

@@ -2,8 +2,10 @@
 
 Over random games with 2 to 4 players, no action of one of a player's countries ever targets the
 player's other country (searches, sanctions, discoveries, escapes from its record, cash-ins of its
-secrets, offers) or pays it (money, chits or victory points going from one to the other). In the
-two-player game Russia is, in the years a player runs it, one of that player's countries.
+secrets, offers, secrets asked for or accepted in a trade) or pays it (money, chits or victory
+points going from one to the other), and no country ever comes to control a secret that began the
+game in its player's other country. In the two-player game Russia is, in the years a player runs
+it, one of that player's countries.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from games.core import chance
 from games.spies import ENGINE, SpiesState
 from games.spies.board import FIRST_YEAR, POWER_CODES
 from games.spies.bots import BOTS
-from games.spies.engine import ARRIVAL, vp_of
+from games.spies.engine import ARRIVAL, OFFER, vp_of
 
 from .test_properties import pick
 
@@ -62,6 +64,8 @@ def targets(state: SpiesState, action: dict[str, Any]) -> set[int | None]:
         return {held.origin}
     if kind == "offer":
         return {CODE[action["to"]]}
+    if kind == "offer_add" and action["item"] == "ask_secret":
+        return {secrets[action["secret"]].origin}  # the asker's spy would take it over
     return set()
 
 
@@ -76,9 +80,14 @@ def check_step(before: SpiesState, action: dict[str, Any], after: SpiesState) ->
         aimed = targets(before, action)
     elif window.kind == ARRIVAL and action["type"] == "search":
         aimed = {next(s for s in before.spies if s.id == window.spy).power}
+    elif window.kind == OFFER and action["type"] == "accept":
+        assert before.offer is not None  # the accepting power's spies take the secrets given
+        aimed = {next(s for s in before.secrets if s.id == sid).origin for sid in before.offer.give_secrets}
     else:
-        aimed = set()  # an answer to another power's act (Papers, Escape, Cover, an offer)
+        aimed = set()  # an answer to another power's act (Papers, Escape, Cover, declining an offer)
     assert not aimed & others, ("acts against its own other country", POWER_CODES[actor], action)
+    for power, origin in _new_control(before, after):
+        assert origin not in partners(before, power), ("takes its other country's secret", action)
     for q in others:
         assert vp_of(after, q) >= vp_of(before, q), ("takes points from its other country", action)
         for row in ("money", "hands"):
@@ -88,6 +97,18 @@ def check_step(before: SpiesState, action: dict[str, Any], after: SpiesState) ->
     gained = _record(after, actor) - _record(before, actor)
     for kind, origin in gained:
         assert origin not in others, ("scores its other country's", kind, action)
+
+
+def _controlling_power(state: SpiesState) -> dict[str, int]:
+    pieces = {p.id: p.power for p in (*state.spies, *state.police)}
+    return {s.id: pieces[s.controller] for s in state.secrets if s.controller is not None}
+
+
+def _new_control(before: SpiesState, after: SpiesState) -> list[tuple[int, int | None]]:
+    """(power, origin) of each secret that came under the control of another power."""
+    was, now = _controlling_power(before), _controlling_power(after)
+    origin = {s.id: s.origin for s in after.secrets}
+    return [(power, origin[sid]) for sid, power in now.items() if was.get(sid) != power]
 
 
 def _amount(state: SpiesState, row: str, power: int) -> int:
