@@ -97,7 +97,9 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
    then each power in turn order places its secrets (one at a time, in table order), its police
    and its spies; the chit draw follows when all five have set up.
 3. **What the table sees.** Face-down pieces show their nationality, not their strength; pieces get
-   table ids in the order they reach the map; secrets are ``S1`` .. ``S40`` in shuffled order.
+   table ids in the order they reach the map (a timed-out set-up, ruling 22, and the bots place
+   theirs in a random order, so the ids say nothing of strengths); secrets are ``S1`` .. ``S40``
+   in shuffled order.
    Captured and sanctioned spies, cashed or counted secrets and removed counterspies lie face up.
    A secret's place of origin (which power placed it, or a SECRET city) is public.
 4. **Re-arranging police** is "among your home country cities": any city of the home country, not

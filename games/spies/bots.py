@@ -1,17 +1,20 @@
 """Bots for Spies!. Both see only their own ``view``, the legal actions and the public map.
 
 - ``random``: a uniformly random legal action (``games.core.RandomBot``).
-- ``heuristic``: guards its secrets with police, sends spies to the nearest secret it can
-  discover (avoiding enemy police on the way), carries foreign secrets home and cashes them in,
-  searches every enemy spy it may, plays Papers or Escape when a search could hurt, covers its
-  spies and secrets, plays the Event Tile that pays its own spies best, never offers deals and
-  accepts only deals that give at least as much as they take (secrets included).
+- ``heuristic``: sets up its strongest police on its secrets and its strongest spies on foreign
+  secrets, placing the pieces in a random order (table ids are public, ruling 3); guards its
+  secrets with police, sends spies to the nearest secret it can discover (avoiding enemy police
+  on the way), carries foreign secrets home and cashes them in, searches every enemy spy it may,
+  plays Papers or Escape when a search could hurt, covers its spies and secrets, plays the Event
+  Tile that pays its own spies best, never offers deals and accepts only deals that give at least
+  as much as they take (secrets included).
 """
 
 from __future__ import annotations
 
 import heapq
 import random
+from collections import Counter
 from typing import Any, Final
 
 from games.core import Action, Bot, RandomBot
@@ -76,7 +79,7 @@ class HeuristicBot:
         if phase == "setup_secrets":
             return self._place_secret(view, legal, rng)
         if phase == "setup_police":
-            return self._place_police(view, legal)
+            return self._place_police(view, legal, rng)
         if phase == "setup_spies":
             return self._place_spy(view, legal, rng)
         if phase == "offer_build":
@@ -138,7 +141,39 @@ class HeuristicBot:
         pool = guarded or legal
         return pool[rng.randrange(len(pool))]
 
-    def _place_police(self, view: dict[str, Any], legal: list[Action]) -> Action:
+    def _place_police(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        """The strongest police on the power's own secrets, then in its capital, then in the first
+        police city with room: that plan is made for all the pieces at once, and a random piece of
+        it is placed now, so the table ids (given in the order pieces reach the map) say nothing of
+        strengths."""
+        me = _me(view)
+        code = POWER_CODES[me]
+        mine = {s["where"] for s in view["secrets"] if s["origin"] == code and s["status"] == "map"}
+        placed = Counter((p["strength"], p["where"]) for p in view["police"] if p["power"] == code)
+        strengths = [s for s, _ in placed.elements()] + list(_info(view, me)["police_reserve_list"] or [])
+        plan = Counter(self._police_plan(me, mine, strengths))
+        left = sorted((plan - placed).elements())
+        moves = [{"type": "place_police", "strength": s, "city": c} for s, c in left]
+        moves = [a for a in moves if a in legal]
+        if placed - plan or not moves:  # placed by someone else: the plan no longer fits
+            return self._place_strongest_police(view, legal)
+        return moves[rng.randrange(len(moves))]
+
+    @staticmethod
+    def _police_plan(me: int, secret_cities: set[str], strengths: list[int]) -> list[tuple[int, str]]:
+        """Where each police piece goes, strongest first (see ``_place_police``)."""
+        placed: Counter[str] = Counter()
+        plan = []
+        for strength in sorted(strengths, reverse=True):
+            room = [c for c in BOARD.police_cities[me] if placed[c] < BOARD.police_per_city]
+            city = next((c for c in room if c in secret_cities and not placed[c]), None)
+            if city is None:
+                city = BOARD.capitals[me] if BOARD.capitals[me] in room else room[0]
+            plan.append((strength, city))
+            placed[city] += 1
+        return plan
+
+    def _place_strongest_police(self, view: dict[str, Any], legal: list[Action]) -> Action:
         me = _me(view)
         code = POWER_CODES[me]
         mine = {s["where"] for s in view["secrets"] if s["origin"] == code and s["status"] == "map"}
@@ -154,12 +189,21 @@ class HeuristicBot:
         return best[0]
 
     def _place_spy(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        """The power's strongest spies, each on a foreign secret if one is left unwatched, placed
+        in a random order (so the table ids say nothing of strengths)."""
         me = _me(view)
         code = POWER_CODES[me]
         places = [a for a in legal if a["type"] == "place_spy"]
         if not places:
             return {"type": "spies_done"}
-        strongest = max((a["strength"], a["value"]) for a in places)
+        on_map = sum(1 for s in view["spies"] if s["power"] == code)
+        to_place = max(1, BOARD.powers[me].spies_at_start - on_map)
+        reserve = _info(view, me)["reserve_list"] or []
+        kinds = sorted(((r["strength"], r["value"]) for r in reserve), reverse=True)[:to_place]
+        kinds = [k for k in kinds if any((a["strength"], a["value"]) == k for a in places)]
+        if not kinds:
+            kinds = [max((a["strength"], a["value"]) for a in places)]
+        kind = kinds[rng.randrange(len(kinds))]
         taken = {s["where"] for s in view["spies"] if s["power"] == code}
         targets = [
             s["where"]
@@ -169,9 +213,9 @@ class HeuristicBot:
         rng.shuffle(targets)
         for city in targets:
             for a in places:
-                if (a["strength"], a["value"]) == strongest and a["city"] == city:
+                if (a["strength"], a["value"]) == kind and a["city"] == city:
                     return a
-        return next(a for a in places if (a["strength"], a["value"]) == strongest)
+        return next(a for a in places if (a["strength"], a["value"]) == kind)
 
     # Turn steps ----------------------------------------------------------------
 

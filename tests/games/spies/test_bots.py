@@ -8,8 +8,9 @@ import pytest
 
 from games import get_bots
 from games.core import Bot, chance
-from games.spies import ENGINE
+from games.spies import ENGINE, SpiesState
 from games.spies.bots import BOTS, HeuristicBot, play_game
+from games.spies.engine import BOARD
 
 from .tables import act, table
 
@@ -95,3 +96,40 @@ def test_bots_use_the_seeded_chance_of_the_game() -> None:
     b = play_game([BOTS["random"]] * 3, 5)[1]
     assert a == b
     assert chance(5, "bot", 0).random() == chance(5, "bot", 0).random()
+
+
+def bot_setup(seed: int) -> SpiesState:
+    """Five heuristic bots set up the game of ``seed``."""
+    state = ENGINE.start(5, seed, {})
+    rngs = [chance(seed, "bot", s) for s in range(5)]
+    bot = HeuristicBot()
+    while state.phase.startswith("setup"):
+        (s,) = ENGINE.to_act(state)
+        state = ENGINE.apply(state, s, bot.choose(ENGINE.view(state, s), ENGINE.legal(state, s), rngs[s]))
+    return state
+
+
+def test_the_heuristic_bots_set_up_says_nothing_by_its_table_ids() -> None:
+    # Pieces get table ids in the order they reach the map (ruling 3): a bot placing its
+    # strongest first would tell everyone that its police 1 and spy 1 are its strongest.
+    police_orders, spy_orders = set(), set()
+    for seed in range(6):
+        state = bot_setup(seed)
+        for p, setup in enumerate(BOARD.powers):
+            police = [piece for piece in state.police if piece.power == p]
+            spies = [piece for piece in state.spies if piece.power == p]
+            assert sorted(piece.strength for piece in police) == sorted(setup.police)
+            assert len(spies) == setup.spies_at_start
+            # what the bot places has not changed: its strongest spies, its strongest police
+            # on its original secrets' police cities and then its capital
+            strongest = sorted(((c.strength, c.value) for c in setup.spies), reverse=True)
+            assert sorted(((s.strength, s.value) for s in spies), reverse=True) == strongest[: len(spies)]
+            guarded = {s.where for s in state.secrets if s.origin == p} & set(BOARD.police_cities[p])
+            top = sorted(setup.police, reverse=True)[: len(guarded)]
+            at_secrets = sorted((pc.strength for pc in police if pc.where in guarded), reverse=True)
+            assert at_secrets[: len(top)] == top
+            police_orders.add(tuple(piece.strength for piece in police))
+            spy_orders.add(tuple(piece.strength for piece in spies))
+    assert any(list(order) != sorted(order, reverse=True) for order in police_orders)
+    assert any(list(order) != sorted(order, reverse=True) for order in spy_orders if len(set(order)) > 1)
+    assert len(police_orders) > 10
