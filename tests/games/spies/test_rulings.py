@@ -144,6 +144,13 @@ def test_ruling_4_police_are_re_arranged_in_any_home_city_but_set_up_in_police_c
     while start.phase != SETUP_POLICE:
         start = act(start, ENGINE.legal(start, 0)[0])
     assert {a["city"] for a in ENGINE.legal(start, 0)} == set(BOARD.police_cities[0])
+    # every power re-arranges among all its home cities (Germany: Dresden, Kiel, Leipzig,
+    # Stettin and Stuttgart too), never in a colony
+    for p, code in enumerate("GIRFB"):
+        state = table(power=code, phase=POLICE, police=[(code, 1, BOARD.capitals[p])])
+        cities = {a["city"] for a in ENGINE.legal(state, seat(state)) if a["type"] == "police"}
+        assert cities == set(BOARD.home_cities[p]) and cities > set(BOARD.police_cities[p]), code
+    assert {"dresden", "kiel", "leipzig", "stettin", "stuttgart"} <= set(BOARD.home_cities[0])
 
 
 def test_ruling_5_police_control_their_original_secrets_automatically() -> None:

@@ -12,12 +12,12 @@ from tests.games.twins import timed_seeds
 from .twins import twin
 
 MAX_RACES = 4  # a few races each, so that many games fit in the time
-TABLES = [(1, False), (2, True), (2, False), (3, False), (4, False), (6, False)]
+TABLES = [(1, False), (2, True), (2, False), (3, False), (4, False), (6, False), (8, False)]  # 8: MAX_RACERS
 
 
 def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
     games = 0
-    for seed in timed_seeds():
+    for seed in timed_seeds(least=len(TABLES)):  # every table at least once
         seats, half = TABLES[seed % len(TABLES)]
         rng = random.Random(seed)
         bots = [BOTS["heuristic"] if (seat + seed) % 2 else BOTS["random"] for seat in range(seats)]
