@@ -125,8 +125,25 @@ def _record(state: SpiesState, power: int) -> set[tuple[str, int | None]]:
     return out
 
 
+#: What the "keen" driver favours: everything that acts on another power or passes value.
+KEEN = frozenset({"discover", "sanction", "cash", "escape", "search", "offer", "offer_add", "accept"})
+
+
+def keen(state: SpiesState, seat: int, rng: random.Random) -> dict[str, Any]:
+    """A random legal action that trades secrets whenever it can and acts on others often (random
+    play rarely builds an offer that trades a secret, let alone sends it)."""
+    legal = ENGINE.legal(state, seat)
+    secrets = [a for a in legal if a.get("item") in ("ask_secret", "give_secret")]
+    if secrets and rng.random() < 0.8:
+        return rng.choice(secrets)
+    if {"type": "offer_send"} in legal and rng.random() < 0.5:
+        return {"type": "offer_send"}
+    chosen = [a for a in legal if a["type"] in KEEN]
+    return rng.choice(chosen if chosen and rng.random() < 0.5 else legal)
+
+
 @pytest.mark.parametrize(("seats", "seed"), [(4, 99), (4, 1), (4, 7), (3, 2), (3, 11), (2, 4242), (2, 5)])
-@pytest.mark.parametrize("driver", ["random", "heuristic"])
+@pytest.mark.parametrize("driver", ["random", "heuristic", "keen"])
 def test_no_action_of_a_players_country_targets_or_pays_its_other_country(
     seats: int, seed: int, driver: str
 ) -> None:
@@ -139,6 +156,8 @@ def test_no_action_of_a_players_country_targets_or_pays_its_other_country(
         seat = min(ENGINE.to_act(state))
         if driver == "random":
             action = pick(state, seat, rng)
+        elif driver == "keen":
+            action = keen(state, seat, rng)
         else:
             action = bot.choose(ENGINE.view(state, seat), ENGINE.legal(state, seat), bot_rngs[seat])
         after = ENGINE.apply(state, seat, action)
