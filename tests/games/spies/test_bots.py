@@ -109,7 +109,7 @@ def bot_setup(seed: int) -> SpiesState:
     return state
 
 
-def test_the_heuristic_bots_set_up_says_nothing_by_its_table_ids() -> None:
+def test_ruling_3_the_heuristic_bot_sets_up_in_a_random_order_so_table_ids_say_nothing() -> None:
     # Pieces get table ids in the order they reach the map (ruling 3): a bot placing its
     # strongest first would tell everyone that its police 1 and spy 1 are its strongest.
     police_orders, spy_orders = set(), set()
