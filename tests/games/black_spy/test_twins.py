@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 from games.black_spy import ENGINE
-from tests.games.protocol import check_views_hide
-from tests.games.twins import timed_seeds
+from tests.games.twins import check_twins, timed_seeds
 
 from .twins import twin
 
@@ -30,7 +29,7 @@ def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
         options["end_value"] = 40  # a few deals, so that many games fit in the time
         state = ENGINE.start(players, seed, options)
         for step in range(MAX_STEPS):
-            check_views_hide(ENGINE, state, [None, *range(players)], twin, rng, (players, seed, step))
+            check_twins(ENGINE, state, [None, *range(players)], twin, rng, (players, seed, step))
             acting = sorted(ENGINE.to_act(state))
             if not acting:
                 break

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 
 from games.mister_spy import ENGINE, MisterSpyState
-from tests.games.protocol import check_views_hide
-from tests.games.twins import timed_seeds
+from tests.games.twins import check_twins, timed_seeds
 
 from .tables import play
 from .twins import twin
@@ -15,7 +14,7 @@ MAX_MOVES = 3000
 
 
 def check_every_view(state: MisterSpyState, rng: random.Random, where: object = None) -> None:
-    check_views_hide(ENGINE, state, [None, *range(state.seats)], twin, rng, where)
+    check_twins(ENGINE, state, [None, *range(state.seats)], twin, rng, where)
 
 
 def test_a_spy_stolen_from_the_deck_looks_the_same_to_all_but_the_thief_whichever_it_is() -> None:

@@ -6,8 +6,7 @@ import random
 
 from games.spy_vs_spy import ENGINE
 from games.spy_vs_spy.bots import BOTS
-from tests.games.protocol import check_views_hide
-from tests.games.twins import timed_seeds
+from tests.games.twins import check_twins, timed_seeds
 
 from .twins import twin
 
@@ -25,12 +24,12 @@ def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
         step = 0
         while (to_act := sorted(ENGINE.to_act(state))) and state.race <= MAX_RACES:
             if step % 3 == 0 or state.phase != "race":
-                check_views_hide(ENGINE, state, [None, *range(seats)], twin, rng, (seats, half, seed, step))
+                check_twins(ENGINE, state, [None, *range(seats)], twin, rng, (seats, half, seed, step))
             seat = rng.choice(to_act)
             state = ENGINE.apply(
                 state, seat, bots[seat].choose(ENGINE.view(state, seat), ENGINE.legal(state, seat), rng)
             )
             step += 1
-        check_views_hide(ENGINE, state, [None, *range(seats)], twin, rng, (seats, half, seed, "end"))
+        check_twins(ENGINE, state, [None, *range(seats)], twin, rng, (seats, half, seed, "end"))
         games += 1
     assert games >= 4

@@ -6,8 +6,7 @@ import random
 
 from games.spycatcher import ENGINE
 from games.spycatcher.bots import BOTS
-from tests.games.protocol import check_views_hide
-from tests.games.twins import timed_seeds
+from tests.games.twins import check_twins, timed_seeds
 
 from .twins import twin
 
@@ -23,7 +22,7 @@ def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
         state = ENGINE.start(seats, seed, options)
         step = 0
         while to_act := sorted(ENGINE.to_act(state)):
-            check_views_hide(ENGINE, state, [None, *range(seats)], twin, rng, (seats, seed, step))
+            check_twins(ENGINE, state, [None, *range(seats)], twin, rng, (seats, seed, step))
             seat = rng.choice(to_act)
             legal = ENGINE.legal(state, seat)
             if rng.random() < 0.7:  # the heuristic bot seeks and challenges, so windows open often
@@ -32,6 +31,6 @@ def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
                 action = rng.choice(legal)
             state = ENGINE.apply(state, seat, action)
             step += 1
-        check_views_hide(ENGINE, state, [None, *range(seats)], twin, rng, (seats, seed, "over"))
+        check_twins(ENGINE, state, [None, *range(seats)], twin, rng, (seats, seed, "over"))
         games += 1
     assert games >= 4
