@@ -163,6 +163,7 @@ class Racer:
     posts: list[tuple[float, float, int]] = field(default_factory=list)  # (arrived, round trip, status)
     fetches: int = 0  # progress or board fetches after updates, as the page makes them
     shown: int = 0  # the newest version of the others' progress this racer has
+    acked: int = 0  # the version its newest accepted move made
     pushed: bool = False  # the server pushes the progress: an update waits for it a moment
 
 
@@ -318,10 +319,12 @@ async def race(port: int, racer: Racer, pace: float, until: float) -> None:
         if action["type"] == "place" and card:
             fields["card"] = card
         sent = time.time()
-        status, headers, _ = await request(
+        status, headers, body = await request(
             port, "POST", f"/play/matches/{racer.match}/race/act/", racer, urlencode(fields).encode()
         )
         racer.posts.append((float(headers.get("x-arrived", "nan")), time.time() - sent, status))
+        if status == 200:
+            racer.acked = max(racer.acked, int(json.loads(body)["v"]))
         if status != 200:
             return
         state = ENGINE.apply(state, racer.seat, action)
@@ -378,6 +381,8 @@ async def ws_racer(
                 await socket_.send(json.dumps(frame))
                 answer = await answers.get()
                 status = 200 if answer["t"] == "ack" else int(answer.get("status", 500))
+                if status == 200:
+                    racer.acked = max(racer.acked, int(answer["v"]))
                 racer.posts.append((float(answer.get("at", "nan")), time.time() - sent, status))
                 if status != 200:
                     break
@@ -410,7 +415,7 @@ async def ws_phase(port: int, groups: list[list[Racer]], pace: float, seconds: f
     go["ready"].set()
     await asyncio.gather(*(d.wait() for d in dones))
     took = time.time() - began
-    await asyncio.sleep(1.5)  # the last updates reach the sockets
+    await settle(racers)  # the last updates reach the sockets
     stop.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
     for r in results:
@@ -587,6 +592,22 @@ def measure(racers: list[Racer], seconds: float, cpu: float) -> Figures:
     return Figures(len(moves), deliveries, per_move, missed, posts, errors, seconds, statuses, cpu, fetches)
 
 
+SETTLE_SECONDS = 10.0  # after the racing, how long the last updates may take before they count as missed
+
+
+async def settle(racers: list[Racer]) -> None:
+    """Wait until every racer has been told of its race's newest move (or SETTLE_SECONDS pass):
+    an update still on its way at the end is late, not missed."""
+    newest: dict[int, int] = {}
+    for r in racers:
+        newest[r.match] = max(newest.get(r.match, 0), r.acked)
+    end = time.monotonic() + SETTLE_SECONDS
+    while time.monotonic() < end:
+        if all(max((v for _, v in r.stream), default=0) >= newest[r.match] for r in racers):
+            return
+        await asyncio.sleep(0.05)
+
+
 async def phase(
     port: int, groups: list[list[Racer]], pace: float, seconds: float, stream: str, what: str
 ) -> float:
@@ -600,7 +621,7 @@ async def phase(
     at_go()
     await asyncio.gather(*(race(at(r, port), r, pace, began + seconds) for r in racers))
     took = time.time() - began
-    await asyncio.sleep(1.5)  # the last updates reach the streams
+    await settle(racers)  # the last updates reach the streams
     stop.set()
     await asyncio.gather(*listeners, return_exceptions=True)
     return took

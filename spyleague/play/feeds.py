@@ -37,7 +37,7 @@ from typing import Any
 
 from django.conf import settings
 
-from .live import SUBSCRIBE_SECONDS, channel, redis_options
+from .live import SUBSCRIBE_SECONDS, channel, race_channel, redis_options
 
 log = logging.getLogger(__name__)
 
@@ -173,7 +173,6 @@ class Feeds:
         return await asyncio.get_running_loop().run_in_executor(self.executor, _in_thread, fn, *args)
 
     async def _subscribe(self, match_id: int) -> None:
-        from .race_moves import race_channel
 
         async with self.lock:
             if self.pubsub is None:
@@ -186,7 +185,6 @@ class Feeds:
             )
 
     async def _unsubscribe(self, match_id: int) -> None:
-        from .race_moves import race_channel
 
         async with self.lock:
             if match_id in self.feeds or self.pubsub is None:
@@ -222,7 +220,6 @@ class Feeds:
                 self._dispatch(message)
 
     async def _reconnect(self, broken: Any) -> None:
-        from .race_moves import race_channel
 
         async with self.lock:
             if self.pubsub is not broken:
@@ -247,11 +244,11 @@ class Feeds:
         name = name.decode() if isinstance(name, bytes) else str(name)
         data = message.get("data")
         data = data.decode() if isinstance(data, bytes) else str(data)
-        kind, _, number = name.rpartition(":")
+        number = name.rpartition(":")[2]
         feed = self.feeds.get(int(number)) if number.isdigit() else None
         if feed is None:
             return
-        if kind.endswith(":race"):  # the race's update: {"t": "u", "v": version, "status": ..., ...}
+        if name == race_channel(feed.match_id):  # the race's update: {"t": "u", "v": version, ...}
             try:
                 update = json.loads(data)
                 version = int(update["v"])

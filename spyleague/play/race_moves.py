@@ -90,11 +90,6 @@ def is_race(game: str) -> bool:
     return bool(getattr(get_engine(game), "real_time", False))
 
 
-def race_channel(match_id: int) -> str:
-    """The Redis channel of a race's updates (beside ``live.channel``, its versions)."""
-    return f"spyleague:match:{match_id}:race"
-
-
 def publish_update(match_id: int, version: int, message: str) -> None:
     """Send the race's update to every web process (through Redis, when there is one).
 
@@ -109,7 +104,7 @@ def publish_update(match_id: int, version: int, message: str) -> None:
         return
     started = time.monotonic()
     try:
-        live._redis().publish(race_channel(match_id), message)
+        live._redis().publish(live.race_channel(match_id), message)
     except Exception:
         live.PUBLISHING.failed(started=started)
         log.warning("Could not publish the update of match %s version %s", match_id, version, exc_info=True)

@@ -193,3 +193,76 @@ def test_a_race_move_reaches_the_other_racers_streams_with_its_progress_through_
         pushed = json.loads(data_line.removeprefix("data: "))
         assert kind == "event: progress" and pushed["v"] == 1 and 'data-key="1-playing-' in pushed["html"]
     assert elapsed < 2.0, f"the move took {elapsed:.2f} s to reach the streams"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_race_split_over_two_web_servers_is_live_on_both_through_redis(make_user: Any) -> None:
+    """Two web servers (each its own event loop and feeds, as two machines), one race's racers
+    spread over them: every update reaches every racer, through Redis."""
+    need(bool(settings.REDIS_URL), "REDIS_URL is not set: live updates look at the database.")
+    import asyncio
+    import json
+
+    from django.test import Client
+    from websockets.asyncio.client import connect
+
+    from games import get_engine
+    from spyleague.play import services
+    from spyleague.play.state import match_state
+    from tests.asgi_server import asgi_server
+
+    engine = get_engine("spy-vs-spy")
+    users = [make_user(username=f"split{i}") for i in range(3)]
+    match = services.match_create(user=users[0], game="spy-vs-spy", seats=3, seed=21)
+    for user in users[1:]:
+        services.match_join(user=user, match_id=match.pk)
+    services.match_start(user=users[0], match_id=match.pk)
+    cookies = []
+    for user in users:
+        client = Client()
+        client.force_login(user)
+        cookies.append(client.cookies["sessionid"].value)
+    first = match_state(match)
+
+    with asgi_server() as one, asgi_server() as two:
+        servers = [one, one, two]  # racers 0 and 1 on the first, racer 2 on the second
+
+        async def race() -> dict[int, list[int]]:
+            sockets = [
+                await connect(
+                    f"{s.ws_url}/play/matches/{match.pk}/race/ws/",
+                    origin=s.url,  # type: ignore[arg-type]
+                    additional_headers={"Cookie": f"sessionid={c}"},
+                )
+                for s, c in zip(servers, cookies, strict=True)
+            ]
+            seen: dict[int, list[int]] = {0: [], 1: [], 2: []}
+            state = first
+            try:
+                for n in range(12):  # racers 2 and 0 in turn, one card each
+                    seat = 2 if n % 2 == 0 else 0
+                    action = engine.legal(state, seat)[0]
+                    frame = {"t": "move", "id": n, "action": action, "card": state.spies[seat].card}
+                    await sockets[seat].send(json.dumps(frame))
+                    state = engine.apply(state, seat, action)
+                    version = n + 1
+                    for s, ws in enumerate(sockets):  # every racer has it, at once
+                        while not seen[s] or seen[s][-1] < version:
+                            try:
+                                message = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                            except TimeoutError:
+                                raise AssertionError(f"racer {s} waits for {version}: {seen}") from None
+                            if message["t"] == "u":
+                                seen[s].append(message["v"])
+                            assert message["t"] != "no", message
+            finally:
+                for ws in sockets:
+                    await ws.close()
+            return seen
+
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            seen = pool.submit(lambda: asyncio.run(race())).result(timeout=120)
+    for s in range(3):
+        assert seen[s][-1] == 12 and seen[s] == sorted(seen[s])

@@ -519,7 +519,7 @@ def test_with_redis_a_move_publishes_the_race_once_for_every_page(
 ) -> None:
     import json
 
-    from spyleague.play import live, race_moves
+    from spyleague.play import live
 
     fake = PublishingRedis()
     monkeypatch.setattr(live, "_redis", lambda: fake)
@@ -533,7 +533,7 @@ def test_with_redis_a_move_publishes_the_race_once_for_every_page(
         response = act(client, match, json.dumps(action), state.spies[0].card)
     assert response.status_code == 200
     ((channel, message),) = fake.sent
-    assert channel == race_moves.race_channel(match.pk)
+    assert channel == live.race_channel(match.pk)
     pushed = json.loads(message)
     assert pushed == answer(response)["u"] and pushed["v"] == 1
     after = match_state(Match.objects.get(pk=match.pk))
@@ -550,7 +550,7 @@ def test_with_redis_a_move_publishes_the_race_once_for_every_page(
     assert len(fake.sent) == 1
     with django_capture_on_commit_callbacks(execute=True):
         services.match_move_submit(match_id=match.pk, user=bob, action=ENGINE.legal(after, 1)[0])
-    assert [c for c, _ in fake.sent].count(race_moves.race_channel(match.pk)) == 2
+    assert [c for c, _ in fake.sent].count(live.race_channel(match.pk)) == 2
     assert json.loads(fake.sent[-1][1])["v"] == 2
 
 

@@ -250,11 +250,6 @@ def test_racers_moving_at_once_from_many_processes_lose_and_double_nothing(
 ) -> None:
     """Four racers, each in a thread with a state cache of its own (as four web processes), place
     their cards as fast as they can; the log holds every move once, numbered in order."""
-    if connection.vendor == "sqlite":
-        pytest.skip(
-            "SQLite's shared-cache test database refuses a second writer rather than waiting for it "
-            "(a site's SQLite file waits, SQLITE_TIMEOUT): .ci/run runs this test on PostgreSQL"
-        )
     users = [make_user(username=f"t{i}") for i in range(4)]
     match = race_of(users, 11)
     racers = [racer_of(match, u) for u in users]
