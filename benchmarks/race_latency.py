@@ -308,7 +308,8 @@ async def race(port: int, racer: Racer, pace: float, until: float) -> None:
 
     bot, rng = HeuristicBot(), random.Random(racer.match * 10 + racer.seat)
     state = ENGINE.start(racer.seats, racer.seed, {})
-    await asyncio.sleep(rng.uniform(0.2, 1.0) / pace)
+    due = time.monotonic() + rng.uniform(0.2, 1.0) / pace  # a card at ``pace`` a second on average
+    await asyncio.sleep(due - time.monotonic())
     while time.time() < until:
         legal = ENGINE.legal(state, racer.seat)
         if not legal:
@@ -330,7 +331,10 @@ async def race(port: int, racer: Racer, pace: float, until: float) -> None:
         state = ENGINE.apply(state, racer.seat, action)
         if action["type"] == "finish":
             return
-        await asyncio.sleep(rng.uniform(0.5, 1.5) / pace)
+        due += rng.uniform(0.5, 1.5) / pace  # on its own clock: a slow answer does not slow the offer
+        if due - time.monotonic() > until - time.time():
+            return  # the phase ends before the next card
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
 
 
 async def ws_racer(
@@ -367,7 +371,8 @@ async def ws_racer(
             until = go["until"]
             bot, rng = HeuristicBot(), random.Random(racer.match * 10 + racer.seat)
             state = ENGINE.start(racer.seats, racer.seed, {})
-            await asyncio.sleep(rng.uniform(0.2, 1.0) / pace)
+            due = time.monotonic() + rng.uniform(0.2, 1.0) / pace
+            await asyncio.sleep(due - time.monotonic())
             while time.time() < until:
                 legal = ENGINE.legal(state, racer.seat)
                 if not legal:
@@ -389,7 +394,10 @@ async def ws_racer(
                 state = ENGINE.apply(state, racer.seat, action)
                 if action["type"] == "finish":
                     break
-                await asyncio.sleep(rng.uniform(0.5, 1.5) / pace)
+                due += rng.uniform(0.5, 1.5) / pace
+                if due - time.monotonic() > until - time.time():
+                    break  # the phase ends before the next card
+                await asyncio.sleep(max(0.0, due - time.monotonic()))
             done.set()
             await stop.wait()  # keep listening until the phase is over
             reader.cancel()
@@ -565,6 +573,8 @@ class Figures:
     statuses: dict[str, int]
     cpu: float = 0.0  # server CPU seconds during the phase
     fetches: int = 0  # progress (or board) fetches the pages made
+    sent: int = 0  # moves the racers sent (accepted or not)
+    steady: float = 0.0  # moves a second the server took in the middle of the phase
 
 
 def measure(racers: list[Racer], seconds: float, cpu: float) -> Figures:
@@ -589,7 +599,17 @@ def measure(racers: list[Racer], seconds: float, cpu: float) -> Figures:
             statuses[str(status)] = statuses.get(str(status), 0) + 1
     errors = sum(n for status, n in statuses.items() if status != "200")
     fetches = sum(r.fetches for r in racers)
-    return Figures(len(moves), deliveries, per_move, missed, posts, errors, seconds, statuses, cpu, fetches)
+    sent = sum(len(r.posts) for r in racers)
+    # The steady rate: moves the server received in the middle of the phase, away from the
+    # racers' staggered start and end (2 s at each end), per second.
+    stamps = sorted(a for r in racers for a, _, status in r.posts if status == 200 and a == a)
+    steady = 0.0
+    if stamps and stamps[-1] - stamps[0] > 6:
+        first, last = stamps[0] + 2, stamps[-1] - 2
+        steady = sum(1 for a in stamps if first <= a <= last) / (last - first)
+    return Figures(
+        len(moves), deliveries, per_move, missed, posts, errors, seconds, statuses, cpu, fetches, sent, steady
+    )
 
 
 SETTLE_SECONDS = 10.0  # after the racing, how long the last updates may take before they count as missed
@@ -702,6 +722,8 @@ def report(name: str, f: Figures) -> dict[str, Any]:
         "phase": name,
         "moves": f.moves,
         "moves_per_second": round(f.moves / f.seconds, 1),
+        "offered_per_second": round(f.sent / f.seconds, 1),
+        "steady_moves_per_second": round(f.steady, 1),
         "deliveries": len(f.deliveries),
         "delivery_median_ms": round(1000 * statistics.median(f.deliveries), 1) if f.deliveries else None,
         "delivery_p95_ms": round(ms(f.deliveries, 0.95), 1),
@@ -724,7 +746,9 @@ def report(name: str, f: Figures) -> dict[str, Any]:
         f"{row['missed']:>6} {row['refused_or_failed_posts']:>6}"
     )
     print(
-        f"{'':<22} server CPU: {row['server_cpu_ms_per_move']} ms a move, "
+        f"{'':<22} offered {f.sent} moves ({row['offered_per_second']} a second), served {f.moves}; "
+        f"{row['steady_moves_per_second']} a second in the middle of the phase; "
+        f"server CPU: {row['server_cpu_ms_per_move']} ms a move, "
         f"{row['server_cpu_share']} cores on average; {row['page_fetches_per_move']} page fetches a move"
         + (f"; answers by status: {f.statuses}" if f.errors else "")
     )
@@ -767,9 +791,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--transport",
-        choices=["http", "ws"],
-        default="http",
-        help="moves as POSTs and updates on the event stream (default), or both over one WebSocket",
+        choices=["ws", "http"],
+        default="ws",
+        help="moves and updates over one WebSocket per racer, as the race page does (default), or "
+        "moves as POSTs and updates on the race's event stream (the page's fallback)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args()

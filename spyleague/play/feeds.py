@@ -249,17 +249,32 @@ class Feeds:
         if feed is None:
             return
         if name == race_channel(feed.match_id):  # the race's update: {"t": "u", "v": version, ...}
+            data, _, extra = data.partition("\n")  # and the move that made it, for the state cache
             try:
                 update = json.loads(data)
                 version = int(update["v"])
             except (TypeError, ValueError, KeyError):
                 return
             feed.updated(version, data, over=update.get("status") != "playing")
+            if extra:
+                self._advance(version, extra)
         else:
             try:
                 feed.moved_to(int(data))
             except ValueError:
                 return
+
+    @staticmethod
+    def _advance(version: int, extra: str) -> None:
+        """Bring this process's cached state of the race forward with another process's move."""
+        from .state import advance_state
+
+        try:
+            move = json.loads(extra)
+            key = (int(move["key"][0]), float(move["key"][1]))
+            advance_state(key, version, move["game"], move["seat"], move["action"])
+        except Exception:  # only a shortcut: the next move reads the log instead
+            log.warning("Could not bring the state forward with move %s", version, exc_info=True)
 
     async def _look(self) -> None:
         """Look at the versions of the watched matches: often without Redis (or while it is away),

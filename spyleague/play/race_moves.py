@@ -90,8 +90,14 @@ def is_race(game: str) -> bool:
     return bool(getattr(get_engine(game), "real_time", False))
 
 
-def publish_update(match_id: int, version: int, message: str) -> None:
+def publish_update(match_id: int, version: int, message: str, *, move: dict[str, Any] | None = None) -> None:
     """Send the race's update to every web process (through Redis, when there is one).
+
+    ``move`` (``{"key", "game", "seat", "action"}``: the move that made ``version``, committed)
+    rides along for the other processes' state caches: one whose cached state is the version
+    before brings it forward with the engine, so its racers' next moves find their state current
+    instead of reading the log (``state.advance_state``). It is stripped before the update goes
+    to any page: a racer's pick after the race is hidden until everyone has picked.
 
     Never fails and never waits on a Redis that is away: the processes' feeds then look at the
     database and build the update themselves (``feeds``).
@@ -102,9 +108,10 @@ def publish_update(match_id: int, version: int, message: str) -> None:
 
     if not settings.REDIS_URL or live.PUBLISHING.ongoing():
         return
+    payload = message if move is None else f"{message}\n{json.dumps(move)}"
     started = time.monotonic()
     try:
-        live._redis().publish(live.race_channel(match_id), message)
+        live._redis().publish(live.race_channel(match_id), payload)
     except Exception:
         live.PUBLISHING.failed(started=started)
         log.warning("Could not publish the update of match %s version %s", match_id, version, exc_info=True)
@@ -259,7 +266,8 @@ def race_move(*, racer: Racer, action: Any, card: str | None = None) -> Moved:
         if _append(racer, version, action):
             remember_state_at(racer.key, version + 1, new_state)
             update = update_message(engine, new_state, version + 1, Match.Status.PLAYING)
-            publish_update(racer.match_id, version + 1, update)
+            move = {"key": racer.key, "game": racer.game, "seat": seat, "action": action}
+            publish_update(racer.match_id, version + 1, update, move=move)
             return Moved(version + 1, ack_message(engine, new_state, seat, version + 1), update)
         found = _status_and_version(racer.match_id)
         if found is None or found[0] != Match.Status.PLAYING or found[1] == version:

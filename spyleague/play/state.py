@@ -65,6 +65,22 @@ def cached_state(key: tuple[int, float]) -> tuple[int, Any] | None:
         return _CACHE.get(key)
 
 
+def advance_state(key: tuple[int, float], version: int, game: str, seat: int, action: Any) -> bool:
+    """Another process made move ``version`` (committed: it says so once it has): bring this
+    process's cached state forward with it, if the cache holds the version before. True if it did.
+    """
+    with _LOCK:
+        cached = _CACHE.get(key)
+    if cached is None or cached[0] != version - 1:
+        return False
+    state = get_engine(game).apply(cached[1], seat, action)
+    with _LOCK:
+        if _CACHE.get(key) is not cached:
+            return False  # moved on meanwhile (a move of this process's own)
+        _CACHE[key] = (version, state)
+    return True
+
+
 def state_from_log(
     key: tuple[int, float],
     game: str,

@@ -140,3 +140,32 @@ def test_a_stream_ends_when_its_match_is_gone_and_a_closed_feed_holds_nothing(ma
     deleter.join()
     assert events(chunks) == [("update", "0")]
     assert watched == 0 and tasks == 0  # nobody watches: no look, no task left behind
+
+
+def test_another_processs_move_brings_this_processs_state_forward_and_never_reaches_a_page(
+    make_user: Any,
+) -> None:
+    """A race update from Redis carries the move that made it: the feed passes on the update
+    alone, and the process's cached state takes the move, so its racers' next moves need not
+    read the log."""
+    from spyleague.play import live, race_moves, state
+
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = two_person_race(ann, bob)
+    before = match_state(match)  # this process's cache: version 0
+    action = ENGINE.legal(before, 1)[0]
+    after = ENGINE.apply(before, 1, action)
+    update = race_moves.update_message(ENGINE, after, 1, "playing")
+    key = [match.pk, match.created.timestamp()]
+    move = json.dumps({"key": key, "game": "spy-vs-spy", "seat": 1, "action": action})
+    hub = feeds.Feeds()
+    feed = hub.feeds[match.pk] = feeds.Feed(match.pk)
+    hub._dispatch({"channel": live.race_channel(match.pk).encode(), "data": f"{update}\n{move}".encode()})
+    assert feed.update == (1, update) and feed.version == 1 and not feed.over
+    assert state.cached_state((match.pk, match.created.timestamp())) == (1, after)
+    # A move for a version the cache is not just before is left to the log.
+    hub._dispatch(
+        {"channel": live.race_channel(match.pk), "data": f"{update.replace('"v": 1', '"v": 3')}\n{move}"}
+    )
+    assert state.cached_state((match.pk, match.created.timestamp())) == (1, after)
+    assert feed.update is not None and feed.update[0] == 3 and "\n" not in feed.update[1]
