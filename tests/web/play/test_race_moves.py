@@ -293,3 +293,35 @@ def test_racers_moving_at_once_from_many_processes_lose_and_double_nothing(
     assert [sum(1 for _, s, _ in log if s == seat) for seat in range(4)] == placed
     assert Match.objects.get(pk=match.pk).version == len(log)
     assert conflicts[0] > 0  # the racers did get in each other's way, and caught up
+
+
+def test_the_update_every_page_gets_shows_nothing_hidden() -> None:
+    """Over random races of every size: the update of a state and of any twin of it (every
+    face-down card redealt, every pick but its own redrawn: ``tests/games/spy_vs_spy/twins``)
+    are the same message, and so is the pick part of a seat's own answer for every other seat."""
+    from games.spy_vs_spy.bots import BOTS
+    from tests.games.spy_vs_spy.twins import twin
+
+    checked = 0
+    for seed, seats in enumerate((1, 2, 3, 4, 6, 8)):
+        rng = random.Random(seed)
+        state = ENGINE.start(seats, seed, {})
+        while (to_act := sorted(ENGINE.to_act(state))) and state.race <= 2:
+            if rng.random() < 0.3 or state.phase != "race":
+                for _ in range(2):
+                    other = twin(state, None, rng)
+                    assert race_moves.update_message(
+                        ENGINE, other, 5, "playing"
+                    ) == race_moves.update_message(ENGINE, state, 5, "playing")
+                    for seat in range(seats):
+                        mine = twin(state, seat, rng)
+                        assert race_moves.seat_part(ENGINE, mine, seat) == race_moves.seat_part(
+                            ENGINE, state, seat
+                        )
+                    checked += 1
+            seat = rng.choice(to_act)
+            bot = BOTS["heuristic"]
+            state = ENGINE.apply(
+                state, seat, bot.choose(ENGINE.view(state, seat), ENGINE.legal(state, seat), rng)
+            )
+    assert checked > 100
