@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -47,6 +48,10 @@ log = logging.getLogger(__name__)
 
 MOVE_THREADS = 4  # moves of different matches run side by side in this many threads per process
 MAX_FRAME = 2000  # characters: a move is about 60
+FRAMES_PER_SECOND = 30  # a racer's fastest hands place a few cards a second: more is refused (429)
+FRAME_BURST = 60
+TICK_SECONDS = 0.1  # a page ticks every 0.25 s while bots race: closer ticks are ignored
+TICK = '{"t":"tick"}'  # as the page sends it
 
 _MOVES = ThreadPoolExecutor(max_workers=MOVE_THREADS, thread_name_prefix="race-moves")
 
@@ -71,11 +76,29 @@ def _refusal(move_id: Any, status: int, reason: str) -> str:
     return json.dumps({"t": "no", "id": move_id, "status": status, "reason": reason})
 
 
+class Budget:
+    """A socket's frames: ``rate`` a second on average, ``burst`` at once (a token bucket)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
 class RaceSocket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has no type hints
     racer: race_moves.Racer | None = None
     follower: asyncio.Task[None] | None = None
     sent = -1  # the version of the last update sent
     feed: Feed | None = None
+    ticked = 0.0  # when this page last had the bots asked
 
     async def connect(self) -> None:
         self.match_id = int(self.scope["url_route"]["kwargs"]["pk"])
@@ -89,6 +112,7 @@ class RaceSocket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has 
         if self.racer is None:
             await self.close(code=4404)
             return
+        self.budget = Budget(FRAMES_PER_SECOND, FRAME_BURST)
         await self.accept()
         ready = asyncio.Event()
         self.follower = asyncio.get_running_loop().create_task(self._follow(ready))
@@ -138,6 +162,12 @@ class RaceSocket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has 
         self.sent = max(self.sent, int(json.loads(update)["v"]))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data == TICK:
+            await self._tick()  # (ticks closer than TICK_SECONDS are ignored there)
+            return
+        if not self.budget.take():
+            await self.send(text_data=_refusal(None, 429, "Too many frames at once: slow down a little."))
+            return
         try:
             if text_data is None or len(text_data) > MAX_FRAME:
                 raise ValueError
@@ -197,6 +227,9 @@ class RaceSocket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has 
     async def _tick(self) -> None:
         from . import realtime
 
+        if time.monotonic() - self.ticked < TICK_SECONDS:
+            return
+        self.ticked = time.monotonic()
         try:
             await in_move_thread(realtime.race_tick, match_id=self.match_id)
         except Exception:  # the next tick, or the bots' follow-up run, makes the moves

@@ -231,8 +231,11 @@ def test_who_may_move_and_bad_frames_change_nothing(server: AsgiServer, make_use
 
 @override_settings(REDIS_URL="")
 def test_the_last_move_ends_the_game_and_every_page_fetches_the_board(
-    server: AsgiServer, make_user: Any
+    server: AsgiServer, make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from spyleague.play import race_socket
+
+    monkeypatch.setattr(race_socket, "FRAMES_PER_SECOND", 10_000)  # this racer has no hands to tire
     wes = make_user(username="wes")
     match = services.match_create(user=wes, game="spy-vs-spy", seats=1, seed=67)
     services.match_start(user=wes, match_id=match.pk)
@@ -269,3 +272,39 @@ def test_the_last_move_ends_the_game_and_every_page_fetches_the_board(
     assert seen[-2]["status"] == "finished" and seen[-2]["v"] == match.version
     assert seen[-1] == {"t": "board"}
     assert [f["v"] for f in seen[:-1]] == sorted({f["v"] for f in seen[:-1]})  # never an older after a newer
+
+
+@override_settings(REDIS_URL="")
+def test_a_flood_of_frames_is_refused_and_the_socket_carries_on(server: AsgiServer, make_user: Any) -> None:
+    from spyleague.play.race_socket import FRAME_BURST
+
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = race_of_people(ann, bob)
+    first = match_state(match)
+    cookie = session_of(ann)
+
+    async def flood() -> tuple[list[int], dict[str, Any]]:
+        async with socket(server, match.pk, cookie) as ws:
+            await receive(ws, "u")
+            for _ in range(3 * FRAME_BURST):
+                await ws.send('{"t": "dance"}')
+            statuses = [(await receive(ws, "no"))["status"] for _ in range(3 * FRAME_BURST)]
+            while True:  # the bucket fills again: a move goes through
+                move = {
+                    "t": "move",
+                    "id": 1,
+                    "action": ENGINE.legal(first, 0)[0],
+                    "card": first.spies[0].card,
+                }
+                await ws.send(json.dumps(move))
+                frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                while frame["t"] not in ("ack", "no"):
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                if frame["t"] == "ack" or frame["status"] != 429:
+                    return statuses, frame
+                await asyncio.sleep(0.05)
+
+    statuses, answer = in_a_loop_of_its_own(flood)
+    assert set(statuses) == {400, 429} and statuses.count(429) >= FRAME_BURST // 2
+    assert statuses[: FRAME_BURST - 1] == [400] * (FRAME_BURST - 1)  # a burst is fine, then it is too many
+    assert answer["t"] == "ack" and answer["v"] == 1
