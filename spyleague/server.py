@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from uvicorn.workers import UvicornWorker
+from uvicorn_worker import UvicornWorker
 
 STREAM_GRACE = 3  # seconds a graceful stop waits for open connections before closing them
 
 
-class Worker(UvicornWorker):
+class Worker(UvicornWorker):  # type: ignore[misc]  # uvicorn-worker has no type hints
     CONFIG_KWARGS: dict[str, Any] = {
         **UvicornWorker.CONFIG_KWARGS,
         "timeout_graceful_shutdown": STREAM_GRACE,

@@ -117,10 +117,15 @@ def server(request: Any, tmp_path: Path) -> Iterator[tuple[int, dict[str, str]]]
         )
     try:
         deadline = time.monotonic() + 90
-        while True:  # until the server takes connections
+        while True:  # until the server answers: gunicorn listens before its worker has loaded the site
             assert process.poll() is None, "the server stopped:\n" + log.read_text()
             try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                probe = http.client.HTTPConnection(
+                    "127.0.0.1", port, timeout=max(1.0, deadline - time.monotonic())
+                )
+                probe.request("GET", "/health/")
+                probe.getresponse().read()
+                probe.close()
                 break
             except OSError:
                 assert time.monotonic() < deadline, "the server did not start:\n" + log.read_text()
