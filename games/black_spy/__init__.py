@@ -10,7 +10,9 @@ Actions
 -------
 - ``{"type": "pass", "card": c}``: the pass is made one card at a time. During the pass
   every seat that has not yet passed three cards is in ``to_act``; ``legal`` lists one
-  action per distinct card in hand. A card passed cannot be taken back.
+  action per distinct card in hand. A card passed cannot be taken back. The cards still to
+  pass may also go together, ``{"type": "pass", "cards": [c1, c2, c3]}`` (what the board
+  sends once a player has chosen and confirmed three): all of them or none.
 - ``{"type": "play", "card": c}``; ``{"type": "call", "color": c}`` (Calling Color: blue,
   yellow, red or green); ``{"type": "mole", "cards": [c1, c2, c3]}`` (the three cards in
   deck order, as ``legal`` lists them); ``{"type": "all_black", "choice": "give"|"subtract"}``
@@ -58,12 +60,10 @@ Rulings
 1. First dealer: each player draws one card from a shuffled deck; only the rank counts
    (a Black Spy and a coloured Spy are both 7s). Players tied for the highest rank draw
    again from a reshuffled full deck until one is alone. Every round of draws is shown.
-2. The deal: one card at a time, starting with the dealer's left (seat + 1); the next
+2. The deal: one card at a time, starting with the player to the dealer's left; the next
    deal is dealt by the player to the dealer's left.
-3. The pass is made every deal, one card at a time (``{"type": "pass", "card": c}``, the
-   actions ``legal`` lists), or the cards still to pass together (``{"type": "pass",
-   "cards": [c1, c2, c3]}``: what the board sends once a player has chosen and confirmed
-   three), and cannot be taken back. The cards
+3. The pass: it is made every deal, one card at a time or the three together (online, a
+   player picks three and confirms them), and a card passed cannot be taken back. The cards
    change hands only when every seat has passed three, so no one sees cards passed to
    them before then (stricter than the rule's "until he has passed his three", which an
    online table cannot otherwise enforce fairly). 3, 5 and 6 players alternate left,
@@ -79,13 +79,13 @@ Rulings
    new deal starts with none); no one, the taker included, may look back at earlier
    tricks or see the points taken until the deal is scored into ``history``.
 7. All 16 black cards: the taker scores 0 and every other player 60. With Capture or
-   Release the taker chooses (``all_black`` action) before the deal is recorded: ``give``
-   (the normal rule) or ``subtract`` (taker -60, every other player 0). The coloured Spies
+   Release the taker chooses before the deal is recorded: give (the normal rule) or
+   subtract (taker -60, every other player 0). The coloured Spies
    then count 0, which the fixed all-black scores already imply.
 8. End of the game: checked only once a deal is scored. If several players reach the end
    value in the same deal, the game simply ends; the lowest score wins whoever ended it.
-   Players tied for the lowest score share first place (no extra deal is played);
-   ``outcome`` places are standard competition ranks (1, 1, 3, ...).
+   Players tied for the lowest score share first place (no extra deal is played), and
+   the next place is counted on as in sport (1, 1, 3, ...).
 9. Going Back: after each deal, a player whose score changed in that deal and now stands at
    exactly the end value, or exactly half of it, has it halved, rounded down (a lower
    score is better, so rounding favours the player); the halved score is not checked
@@ -96,16 +96,16 @@ Rulings
    deal on, the dealer sets aside 3 cards per player and deals the rest (60/n - 3 each);
    then, before the pass, players choose from The Mole in order of the scores at that
    moment (as recorded after the previous deal), highest first, ties broken youngest
-   first (``youngest_first``). Each chooser but the last makes a ``mole`` action; the
-   lowest score receives the last three cards without acting. The chosen cards join the
+   first. Each chooser but the last takes three cards; the lowest score receives the last
+   three without choosing. The chosen cards join the
    hand at once, so every deal still uses all 60 cards. Only the chooser sees the cards
    left in The Mole; everyone sees the order, whose turn it is and how many cards are left;
    each seat sees the cards it took.
 11. Calling Color: the dealer calls after the pass, with the cards received in hand. The
    player to the dealer's left leads, or the next player to the left who holds the colour
    called; the first lead must be of that colour. The Red 1 rule does not apply.
-12. ``end_value`` overrides the default (200/150/120/100 by player count), Going Back's
-   half included.
+12. The end value: a match may set its own, which replaces the default (200/150/120/100
+   by player count), Going Back's half included.
 """
 
 import sys

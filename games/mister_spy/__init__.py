@@ -68,11 +68,11 @@ Rulings
 Where the rule text is silent or open, the engine rules as follows (each is tested in
 ``tests/games/mister_spy/test_rulings.py`` under a test named after it):
 
-1. **Every opponent answers every taunt.** After each taunt all the taunter's opponents are in
-   ``to_act`` together, whether or not they hold the matching letter, so being asked reveals
-   nothing. ``let_pass`` is always legal for each of them; ``foil`` only for a seat holding
-   the other card of the letter. Answers are hidden until the window closes, which is when the
-   last seat has answered (the online layer may answer ``let_pass`` for late seats).
+1. **Every opponent answers every taunt.** After each taunt all the taunter's opponents are
+   asked together, whether or not they hold the matching letter, so being asked reveals
+   nothing. Each of them may let it pass; only a player holding the other card of the letter
+   may foil it. Answers are hidden until the window closes, which is when the last player has
+   answered (online, a player who does not answer in time lets it pass).
 2. **Order of foilers.** Each letter has two cards and the taunter has just played one, so at
    most one opponent can ever foil. Should several seats foil (impossible with this deck),
    the first of them from the taunter's left foils; the others keep their cards.
@@ -82,9 +82,9 @@ Where the rule text is silent or open, the engine rules as follows (each is test
    match it); once the taunt succeeds it lies face down on the Spy and views show only the
    number of taunts on each Spy (the owner sees the letters). Events never name it.
 5. **Two matching taunts on one Spy** are not offered: a taunt whose letter is already on the
-   captive is not legal.
+   captive cannot be played.
 6. **Turning over Secret Lairs** happens only as part of a capture and only as needed: every
-   card in ``reveal`` must be needed (none could stay face down), chosen by value; the oldest
+   card turned over must be needed (none could stay face down), chosen by value; the oldest
    face-down card of that value is turned over. Deathtraps are never turned over and count 1.
 7. **Henchmen and Deathtrap victims** are never taunted; a henchman counts its printed value.
 8. **Stealing a face-down Lair** turns it face up to settle the result. A stolen Lair card
@@ -96,7 +96,7 @@ Where the rule text is silent or open, the engine rules as follows (each is test
     the deck (only when its top card is a Spy). Not the discard pile (escaped Spies have
     escaped), not score piles or henchmen, not your own hand.
 11. **After stealing a Spy** the thief is always asked (keep, capture or Double Agent), even
-    when only ``keep`` is possible, so the table learns nothing from the question. Only the
+    when only keeping it is possible, so the table learns nothing from the question. Only the
     stolen Spy may be played then; stealing the top card may empty the deck, which ends the
     game at the start of the next turn.
 12. **When points count:** a Spy scores when it is killed, becomes a henchman or dies in a
@@ -104,15 +104,15 @@ Where the rule text is silent or open, the engine rules as follows (each is test
     reaches 33, even out of turn (a Deathtrap, or a smaller Double Agent captured and killed by
     a Lair's owner).
 13. **Ties when the deck runs out** share the place (no tie-break); with a 33-point win there
-    is a single winner. ``outcome().detail["next_dealer"]`` is the winner (the rule "pass the
-    deal to the winner"); among tied winners, the first from the dealer's left.
+    is a single winner. The winner deals the next game (the rule "pass the deal to the
+    winner"); among tied winners, the first from the dealer's left.
 14. **Dealing** is one card at a time from the dealer's left; the dealer then draws and plays.
 15. **Spies are never played as Secret Lairs** (only Lair cards and taunts are named), and
     you never steal from your own Lair (so you cannot play Spies into your own Deathtraps).
 16. **Who sees a stolen Spy.** A Spy moves from one hidden place to another: only those who
     handle it see it. A Spy taken from the top of the deck is seen by the thief alone; one taken
     from a hand by the thief and the robbed seat. Every other seat and every spectator sees only
-    its back (``stolen.card`` is ``null``) until it is played. So for every card that moves out
+    its back until it is played. So for every card that moves out
     of sight (a draw, a Secret Lair): the table sees where it went and its back, never its face,
     and a spectator never sees more than a seat that is not involved.
 """

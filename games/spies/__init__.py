@@ -68,7 +68,9 @@ Windows (one seat answers, outside the turn order; ``ENGINE.reaction_window(stat
 - ``surplus``: ``{"type": "return_chit", "chit": kind}`` (a power over 7 chits returns one).
 
 ``ENGINE.timeout_action(state, seat)`` gives what the site plays when time runs out (``decline``
-in windows); ``ENGINE.turn_clock(state)`` gives the per-turn limit to enforce (see ruling 22).
+in windows); ``ENGINE.turn_clock(state)`` gives the per-turn limit to enforce (see ruling 22): with
+the option ``turn_minutes`` set it returns ``{"key", "seconds"}``, and when the key's time runs out
+the site calls ``timeout_action`` for the seat in ``to_act`` until the key changes.
 
 View
 ====
@@ -90,7 +92,7 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
 (each is tested in ``tests/games/spies/test_rulings.py`` under a test named after it):
 
 1. **Territory and home country.** A power's territory is its home country and its colonies
-   (countries of kind ``colony`` in map.json); its home country is the home country only, where
+   (the countries the map marks as its colonies); its home country is the home country only, where
    its police serve. A power's original secrets are those it drew and placed at set-up; all others
    (SECRET cities, other powers') are foreign to it.
 2. **Set-up order.** The bank, the tile draw (7 own + 3 random) and the secret draw are automatic;
@@ -103,10 +105,10 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
    Captured and sanctioned spies, cashed or counted secrets and removed counterspies lie face up.
    A secret's place of origin (which power placed it, or a SECRET city) is public.
 4. **Re-arranging police** is "among your home country cities": any city of the home country, not
-   only those coded for police (set-up alone uses those). The pieces are re-placed one at a time
-   in table order (each in a city holding fewer than 2 pieces already re-placed this step);
-   ``police_done`` leaves the rest where they are and is legal only if no city then holds more
-   than 2. Every arrangement can be reached and the step always ends.
+   only those coded for police (set-up alone uses those). The pieces are re-placed one at a time in
+   table order (each in a city holding fewer than 2 pieces already re-placed this step); the power
+   may leave the rest where they are, but only if no city then holds more than 2. Every arrangement
+   can be reached and the step always ends.
 5. **Control.** Police control their power's uncontrolled original secrets in their city
    automatically (at set-up, after re-arranging, and when a secret there is left uncontrolled);
    a spy takes control of its power's uncontrolled original secret in its territory with
@@ -144,42 +146,42 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
     any of your spies, before, between or in the middle of moves, never while a spy is at sea);
     Papers and Escape when one of your spies is searched; Cover in its window. A chit costs its full
     price and goes back to the cup.
-14. **Movement** is one space per ``move``; a spy begins moving with its first step and beginning
+14. **Movement** is one space at a time; a spy begins moving with its first step and beginning
     another spy finishes it. A spy may step to sea only with a space left to land, so it is never
-    stranded; while a spy is at sea only its own steps are legal.
-15. **Cashing in** is an explicit ``cash`` when a spy controlling a foreign secret is in its
-    power's capital, at any time of the movement step: 20£ and a chit; the secret goes face up on
-    the record under the year.
+    stranded; while a spy is at sea only its own steps are allowed.
+15. **Cashing in** is a move the player makes (it does not happen by itself) when a spy controlling
+    a foreign secret is in its power's capital, at any time of the movement step: 20£ and a chit;
+    the secret goes face up on the record under the year.
 16. **Event Tiles:** a power with no tile left skips the event step. Awarded chits are drawn power
     by power in turn order while the cup lasts; a draw from an empty cup gives nothing.
 17. **More than 7 chits:** the power returns chits one at a time, of its choice, face down; powers
     over the limit answer in turn order from the power whose turn it is.
 18. **Diplomacy:** only the power whose turn it is makes offers, in its event, police, search or
-    movement step (not while a spy is at sea), at most ``offers_per_turn`` a turn, to a power of
-    another player. An offer gives and asks chits (by kind), money (1 or 5 at a time), concessions
-    (promises the engine records but does not enforce) and secrets; never Event Tiles. A secret
-    changes hands on the map: a secret one side controls (by a spy or a police piece) passes to a
-    spy of the other side in the same city that controls nothing (the first in table order; one
+    movement step (not while a spy is at sea), at most 3 a turn (a match may allow another number),
+    to a power of another player. An offer gives and asks chits (by kind), money (1 or 5 at a time),
+    concessions (promises the engine records but does not enforce) and secrets; never Event Tiles. A
+    secret changes hands on the map: a secret one side controls (by a spy or a police piece) passes
+    to a spy of the other side in the same city that controls nothing (the first in table order; one
     such spy for each secret traded there). It travels face down: the receiver sees its face only
-    once it has it, and a counterspy so received is turned face up and removed with no effect (it
-    is a trap for a discovering spy, not a secret to hold or cash in). Any secret the other side
+    once it has it, and a counterspy so received is turned face up and removed with no effect (it is
+    a trap for a discovering spy, not a secret to hold or cash in). Any secret the other side
     controls where you have a free spy may be asked for, so asking shows nothing. The other side
     accepts (only if it holds what is asked) or declines. The terms are seen by the two sides; the
-    table sees the money and the number of chits change hands, and which spies take which
-    secrets.
+    table sees the money and the number of chits change hands, and which spies take which secrets.
 19. **The end:** after Britain's 1939 turn each power's original secrets (not counterspies) in its
     territory and not controlled by another power go to its record under 1939. Foreign secrets not
     cashed in score nothing.
-20. **Scores and fewer players:** a power's victory points are the sum of value times multiplier on its
-    record; ties go to the richer power. A seat running two powers is ranked by its better power
-    (points, then money); ``outcome().detail`` lists every power. In the two-player game Russia is
-    played by seat 0 in 1933, 1935, 1937 and 1939 and by seat 1 in the other years; it is scored
-    but belongs to neither seat. Russia's own things (its pieces' strengths, chits, tiles, reserve
-    and original secrets) are open to both players, who take turns handling them. What is learned
-    is learned by a player, not by the cardboard power: a secret's face seen, the strengths of a
-    comparison, while running Russia, stay with the player who ran it that year, and the other
-    player does not see them, not even when Russia passes to it (so the player running Russia may
-    hold, and cash in, a secret whose face only the other player has seen).
+20. **Scores and fewer players:** a power's victory points are the sum of value times multiplier on
+    its record; ties go to the richer power. A seat running two powers is ranked by its better power
+    (points, then money); the final scores list every power. In the two-player game Russia is played
+    by the player of Germany and Italy in 1933, 1935, 1937 and 1939 and by the player of France and
+    Britain in the other years; it is scored but belongs to neither player. Russia's own things (its
+    pieces' strengths, chits, tiles, reserve and original secrets) are open to both players, who
+    take turns handling them. What is learned is learned by a player, not by the cardboard power: a
+    secret's face seen, the strengths of a comparison, while running Russia, stay with the player
+    who ran it that year, and the other player does not see them, not even when Russia passes to it
+    (so the player running Russia may hold, and cash in, a secret whose face only the other player
+    has seen).
 21. **Two powers, one player** ("you cannot exchange Action chits, money, or secrets between
     them"): a player's powers never act against each other nor pass value between them. No
     search (in the search step or on arrival) of a spy of the player's other power, no Sanction of
@@ -188,13 +190,13 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
     asked for), no Escape from its record, no cash-in of its original secret, no offer to it. In
     the two-player game Russia counts, in the years a player runs it, as one of that player's
     powers.
-22. **Time limit:** with ``turn_minutes`` set, ``turn_clock(state)`` returns ``{"key", "seconds"}``;
-    when the key's time runs out the site calls ``timeout_action`` for the seat in ``to_act`` until
-    the key changes: it discards the first Event Tile, keeps the police, ends the searches, lands a
-    spy at sea and ends the turn. A set-up that times out is completed at random within the rules:
-    each secret in a random city of the territory; police drawn at random (not strongest first, so
-    the table ids say nothing) in random police cities with room; spies drawn at random into
-    random cities of the map, up to the Starting Set-Up number. The chance is seeded by the game.
+22. **Time limit:** a match may give each turn a few minutes (the rules suggest 5). When the time
+    runs out the site finishes the turn for the player, step by step: it discards the first Event
+    Tile, keeps the police, ends the searches, lands a spy at sea and ends the turn. A set-up that
+    times out is completed at random within the rules: each secret in a random city of the
+    territory; police drawn at random (not strongest first, so the table ids say nothing) in random
+    police cities with room; spies drawn at random into random cities of the map, up to the Starting
+    Set-Up number. The chance is seeded by the game.
 """
 
 from .engine import ENGINE, Spies, SpiesState

@@ -68,6 +68,19 @@ Online play
     number of actions applied when the current race began, so the web layer can
     find in its move log when the race started ("3, 2, 1, go").
 
+How many race online
+    ``start_from_decks`` (a table's own decks) and the score sheet (``check_sheet``) have
+    no upper limit, and the registry lists the game for 1 to 99 players (tables, score
+    sheets and tournaments; pages print a range, so 99 stands for "as many as you like").
+    ``ENGINE.seats``, the online race, is 1 to 8 (``MAX_RACERS``): each other racer is a
+    panel of its own on the race page (cards left, piles, the card in hand, the called
+    card), two panels a row on a computer and one on a phone, and a racer watches them
+    while racing. With 8 racers that is 7 panels in four rows on a computer, the racer's
+    own piles and the first row in view together; more push most rivals far below the
+    racer's own cards (about 200 pixels a row, and two screens of rivals on a phone at
+    10). Every placed card also refreshes every watcher's view of the rivals, so the
+    traffic grows with the square of the racers.
+
 Rulings
 -------
 
@@ -76,19 +89,10 @@ Where the rule text is silent or ambiguous; each has a test named ``test_ruling_
 players
     The text is "for unlimited amount of players" ("you can play with as many people as
     you want"), and nothing in its rules depends on the number: every player races their
-    own deck. So the rules of this package take any number of players from 1:
-    ``start_from_decks`` (a table's own decks) and the score sheet (``check_sheet``) have
-    no upper limit, and the registry lists the game for 1 to 99 players (tables, score
-    sheets and tournaments; pages print a range, so 99 stands for "as many as you like").
-    ``ENGINE.seats``, the online race, is 1 to 8 (``MAX_RACERS``), for what the race page
-    can show well: each other racer is a panel of its own (cards left, piles, the card in
-    hand, the called card), two panels a row on a computer and one on a phone, and a
-    racer watches them while racing. With 8 racers that is 7 panels in four rows on a
-    computer, the racer's own piles and the first row in view together; more push most
-    rivals far below the racer's own cards (about 200 pixels a row, and two screens of
-    rivals on a phone at 10). Every placed card also refreshes every watcher's view of the
-    rivals, so the traffic grows with the square of the racers. A larger table races at
-    the table and keeps its score on the score sheet.
+    own deck. So any number of players from 1 may play at a table, on the score sheet and
+    in a tournament. An online race takes 1 to 8 racers: the race page shows every rival
+    beside your own cards, and more would push most of them out of sight; a larger table
+    races at the table and keeps its score on the score sheet.
 card_values
     Every card is worth one point: a score is the number of cards in the points
     pile ("your beginning 5 points (cards)", "-20 points (cards)").
@@ -119,8 +123,8 @@ never_stuck_before_the_called_card
     (new pile, call, bottom or stuck): no seat is ever left with a card it can
     neither place nor move.
 saying_finished
-    ``finish`` is a seat's only action once its hand is used up or it is stuck, and
-    is refused before then.
+    A racer says finished once their hand is used up or they are stuck (it is then their
+    only move), and not before.
 own_piles
     Each seat takes one of its own race piles ("the six piles created through the
     race"), so decks never mix and each half of a half deck stays with its owner.

@@ -77,8 +77,8 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
 1. **Hand size.** The sheet deals seven cards and counts "a total of eight (8) cards held in the
    hand" after the first draw, but also says "You must always have five cards in your hand". The
    engine deals seven by default (eight after the draw, seven after the discard): the numbers of the
-   set-up and of the sequence of play are stated twice, with figures, and agree. Option
-   ``hand_size: 5`` plays the other reading (five dealt, six after the draw). "Always" is honoured:
+   set-up and of the sequence of play are stated twice, with figures, and agree. A match
+   may choose the other reading (five dealt, six after the draw). "Always" is honoured:
    whenever the rules take cards out of a hand (seeking, challenging, replacing the hand), that
    player draws as many from the pack at once (a seeker and its challengers when the request is
    settled, ruling 7), so every hand is back to the hand size when a turn ends.
@@ -91,13 +91,13 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
    brought the piece to (or where it stays, ruling 9), for a circle whose permission card the player
    does not hold (a player holds one of each at most), with a run of three numbers in sequence of the
    circle's suit or with its master card. Only true runs are offered, so the check "provided that
-   they are a run" never fails. The player is asked even with nothing to play (``pass`` is always
-   legal), so being asked reveals nothing about the hand.
+   they are a run" never fails. The player is asked even with nothing to play (passing is always
+   allowed), so being asked reveals nothing about the hand.
 5. **Face-down cards.** The table sees how many cards were laid face down. One card can only be the
    master card, against which "no challenge can be effective"; a challenge may still be made, and it
    fails (its cards are discarded all the same).
 6. **The challenge window.** When permission is sought every other player is asked at once,
-   whatever they hold, and ``decline`` is always legal. A challenge is one, two or three numbered
+   whatever they hold, and may always decline. A challenge is one, two or three numbered
    cards of the circle's suit, or its master card, played "face up": the cards leave the
    challenger's hand at once and every player and spectator sees them (with their total) as soon
    as they are played, so a player still to answer knows what has been played before deciding.
@@ -115,14 +115,14 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
    card that is not a permission card (a board file may have some; the shipped board has none) is
    followed and then put at the bottom of its pack.
 9. **Staying on a challenge square.** After a refusal "the player must move on from the challenge
-   square on his or her next turn", which only means something if a piece may otherwise stay. With
-   ``may_stay`` (the default) a player whose piece stands on a challenge square of a circle whose
+   square on his or her next turn", which only means something if a piece may otherwise stay. So
+   (unless a match turns it off) a player whose piece stands on a challenge square of a circle whose
    permission card it still needs may, after drawing and discarding, stay instead of rolling, and
-   then seek permission there. After a refusal the player must roll on the next turn. With
-   ``may_stay: false`` a player always rolls.
+   then seek permission there. After a refusal the player must roll on the next turn. A match
+   may turn staying off: then a player always rolls.
 10. **Forced moves and forks.** A piece moves exactly the number rolled along the one-way links;
-    where they fork, the player chooses, and a ``move`` action names where the move ends (asked
-    only when there is a choice). Only where a move ends matters: squares passed over do nothing.
+    where they fork, the player chooses where the move ends (asked only when there is a
+    choice). Only where a move ends matters: squares passed over do nothing.
 11. **The centre.** A piece without all four permission cards treats the centre as an ordinary
     square: it passes over it or stops on it, and nothing happens. A piece holding all four stops
     on the centre as soon as its move reaches it, whatever is left of the count (no exact throw is
@@ -133,8 +133,8 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
     there is obeyed; so a piece that "moves on 3" onto "report to MI5" reports to MI5. Only where
     a move ends counts (ruling 10). To guard against endless loops (square A sends the piece to
     B, and B back to A), **an action square is obeyed at most once a turn**: a piece that stops
-    again on a square it has already obeyed this turn stays there, an event says so
-    (``obeyed_already``), and the turn ends. A board has finitely many squares, so every turn
+    again on a square it has already obeyed this turn stays there, the game says so, and the
+    turn ends. A board has finitely many squares, so every turn
     ends. Challenge squares are used only when the die brought the piece there: a piece sent
     onto one by an instruction does not seek permission that turn, but may stay there on its
     next turn (ruling 9).
@@ -142,7 +142,7 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
     second "roll again" square reached in the same turn (a board may have several) does nothing
     more, so a turn has at most two rolls.
 14. **Replace a permission card**: it goes to the bottom of its pack; nothing happens if the player
-    holds none of that kind; with ``"kind": "any"`` the player chooses which.
+    holds none of that kind; when the card says "any", the player chooses which.
 15. **Give a permission card**: the giver chooses the card and the player, among players who hold
     none of that kind and for whom it would not be the fourth. The gift is compulsory when one is
     possible and lapses when none is (an event says so).
@@ -154,16 +154,16 @@ tested in ``tests/games/spycatcher/test_rulings.py`` under a test named after it
     pile is empty just then, the reshuffle happens at the next draw. At most 42 cards are ever in
     hands, so a draw always finds a card.
 18. **Missed turns** are skipped whole (no draw, no move) and count as turns for the turn limit.
-19. **Dealing and who starts.** The cards are dealt one at a time from seat 0, and the next card is
-    turned face up to start the discard pile. Then every player rolls the die; the highest starts
-    and tied highest players roll again (the event ``roll_for_first`` shows the dice). The option
-    ``first_player`` names the first player instead. Play goes clockwise: seat + 1.
+19. **Dealing and who starts.** The cards are dealt one at a time from the first seat, and the next
+    card is turned face up to start the discard pile. Then every player rolls the die; the highest starts
+    and tied highest players roll again (everyone sees the dice). A match may name the first
+    player instead. Play goes clockwise, to the left.
 20. **Turn limit.** The rule sheet ends the game only with a win, and a game can last for ever:
     permission cards are lost again to action squares and gifts, and a table can sit on half-runs
     that nobody completes (random bots need hundreds of rounds, sometimes thousands). So the game
-    stops after ``turn_limit`` rounds (default 150, where heuristic bots finish a four-player game in
-    about 45 rounds and the longest of 200 in under 100), and the players are placed by the
-    permission cards they hold.
+    stops after a number of rounds the match sets (150 unless it says otherwise, where heuristic
+    bots finish a four-player game in about 45 rounds and the longest of 200 in under 100), and the
+    players are placed by the permission cards they hold.
 21. **Scores and places.** A player's score is the number of permission cards held at the end; the
     winner's is 5. Places follow the scores, so the winner is first and the others are placed by
     their permission cards; equal scores share a place.

@@ -323,7 +323,14 @@ def game_rulings(slug: str) -> list[dict[str, Any]]:
         title = item["title"]
         bold = _BOLD_TITLE.match(text)
         if bold and not title:
-            title, text = bold.group(1), bold.group(2)
+            title, rest = bold.group(1), bold.group(2)
+            if title.rstrip().endswith((".", ":")) or rest.startswith(":"):
+                # "**Sanction:** your spy ..." is a heading, then the ruling.
+                text = rest.lstrip(": ")
+                text = text[:1].upper() + text[1:]
+            else:
+                # "**Roll again** works once a turn": the heading begins the ruling's sentence.
+                text = f"{title}{'' if rest[:1] in ',;)' else ' '}{rest}"
         lead = text.split(": ", 1)
         if not title and len(lead) == 2 and len(lead[0]) <= 40:  # "First dealer: each player draws..."
             title, text = lead[0] + ".", lead[1][:1].upper() + lead[1][1:]

@@ -518,6 +518,28 @@ def test_each_game_has_a_rules_page_with_the_engines_rulings(
     assert f'href="{reverse("play:rules", args=[slug])}"' in lobby
 
 
+# Code in a ruling: a name with an underscore, a call, JSON, a seat by its number.
+CODE_IN_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|\w\(|[{}\[\]]|\bseat [+\d]")
+
+
+@pytest.mark.parametrize("slug", ["black-spy", "mister-spy", "spy-vs-spy", "spycatcher", "spies"])
+def test_the_rulings_are_in_words_a_player_reads(client: Any, slug: str) -> None:
+    """The rulings come from the engine's docstring, but a player reads them: no code, and a
+    heading that begins the ruling's sentence ("**Roll again** works once a turn") is not cut off
+    from it ("Roll again. works once a turn")."""
+    from spyleague.play.selectors import game_rulings
+
+    rulings = game_rulings(slug)
+    assert len(rulings) >= 10
+    for ruling in rulings:
+        words = f"{ruling['title']} {ruling['text']}"
+        assert not CODE_IN_WORDS.search(words), words
+        assert ruling["text"][:1].isupper() or ruling["text"][:1] in '"(', words
+    page = client.get(reverse("play:rules", args=[slug])).content.decode()
+    rulings_html = page[page.index('id="rulings"') :]
+    assert not CODE_IN_WORDS.search(re.sub(r"<[^>]+>", " ", rulings_html))
+
+
 def test_rules_of_an_unknown_game_are_not_found(client: Any) -> None:
     assert client.get(reverse("play:rules", args=["chess"])).status_code == 404
     assert client.get(reverse("play:rules", args=["race-to-ten"])).status_code == 404  # no page written
