@@ -62,7 +62,17 @@ from ..clubs.selectors import has_club_role
 from ..core.jobs import job_queue
 from ..core.models import Job
 from ..core.words import and_list
-from .models import MAX_ROUNDS, Entrant, Event, League, Round, Seat, Table, table_size_problem
+from .models import (
+    MAX_ROUNDS,
+    Entrant,
+    Event,
+    League,
+    Round,
+    Seat,
+    Table,
+    table_range,
+    table_size_problem,
+)
 
 DEFAULT_TIEBREAKS = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
 Progress = Callable[[int, int, str], None]
@@ -981,7 +991,35 @@ def pair_blocker(*, event: Event) -> str | None:
             if present == 0
             else "Only one player would play: register or check in at least two."
         )
-    return None
+    return _too_few_for_a_table(event, number, present)
+
+
+def _too_few_for_a_table(event: Event, number: int, present: int) -> str | None:
+    """Why ``present`` players cannot fill even one table of the event's first round (or any
+    Swiss round), in words; None when they can. Later rounds of the other formats seat those
+    their format carries on, not whoever is present."""
+    swiss_round = event.format == Event.Format.SWISS
+    if not (swiss_round or number == 1):
+        return None
+    info = game_info(event.game)
+    if event.format == Event.Format.KNOCKOUT and event.table_size > 2:
+        smallest = table_range(info)[0]  # heats seat the players at tables as even as they can
+    elif event.format in (Event.Format.SWISS, Event.Format.ROUND_ROBIN):
+        smallest = min(event.table_sizes)
+    else:
+        return None
+    if present >= smallest:
+        return None
+    who = f"{present} player{'s' if present != 1 else ''} would be paired"
+    shorter = (
+        event.format != Event.Format.KNOCKOUT
+        and event.uneven != "shorter"
+        and event.table_size - 1 >= table_range(info)[0]
+    )
+    return (
+        f"{who}, and a {info.title} table here seats at least {smallest}: register or check in "
+        f"more players{', or allow shorter tables in the Settings' if shorter else ''}."
+    )
 
 
 def pair_who(*, event: Event) -> str:

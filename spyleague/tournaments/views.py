@@ -178,6 +178,9 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if is_organiser:
         context.update(_candidates(request, event))
         context["check_in_open"] = services.self_check_in_closed(event=event) is None
+        context["not_checked_in"] = Entrant.objects.filter(
+            event=event, dropped_after=None, checked_in=False
+        ).count()
         draft = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
         if draft is not None:
             context["draft_notes"] = draft_notes(notes=draft.notes)
@@ -460,6 +463,9 @@ def round_action(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             for warning in warnings:
                 messages.warning(request, warning)
             messages.success(request, f"Swapped {a.player.name} and {b.player.name}.")
+            # Back to the draft's tables (far down the page on a phone), where the notes say
+            # the swap and what it costs: the next swap is a tap away.
+            return redirect(f"{event.get_absolute_url()}#round-{rnd.number}")
         else:
             raise Refused("Choose publish, discard or swap.")
     except ValidationError as exc:

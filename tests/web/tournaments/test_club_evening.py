@@ -351,6 +351,8 @@ def test_each_draft_player_is_a_tap_and_the_second_tap_swaps(client: Any, club: 
         reverse("tournaments:round-action", args=[event.pk, 1]), {"do": "swap", "a": a, "b": b}, follow=True
     )
     assert "Swapped" in swapped.content.decode()
+    # Back at the draft's tables, not the top of the page (on a phone they are far below it).
+    assert swapped.redirect_chain == [(f"{url}#round-1", 302)]
     after = seat_ids(draft)
     assert after[0] == [b, partner] and a in after[1]
     # "Swap by name" is still there, folded, for a long list.

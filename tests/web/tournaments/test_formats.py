@@ -601,6 +601,79 @@ def test_the_page_says_why_the_next_round_cannot_be_paired_before_the_button_is_
     assert Job.objects.count() == jobs
 
 
+@pytest.mark.parametrize(
+    ("game", "size", "fmt", "uneven", "players", "said"),
+    [
+        (
+            "black-spy",
+            4,
+            "swiss",
+            "byes",
+            3,
+            "3 players would be paired, and a Black Spy table here seats at least 4: register or "
+            "check in more players, or allow shorter tables in the Settings.",
+        ),
+        (
+            "spies",
+            5,
+            "round_robin",
+            "shorter",
+            3,
+            "3 players would be paired, and a Spies! table here seats at least 4: register or "
+            "check in more players.",
+        ),
+        (
+            "black-spy",
+            4,
+            "knockout",
+            "byes",
+            2,
+            "2 players would be paired, and a Black Spy table here seats at least 3: register or "
+            "check in more players.",
+        ),
+    ],
+)
+def test_too_few_players_for_one_table_are_said_before_pairing_not_by_a_failed_job(
+    client: Any,
+    club: Any,
+    organiser: Any,
+    game: str,
+    size: int,
+    fmt: str,
+    uneven: str,
+    players: int,
+    said: str,
+) -> None:
+    """The button used to stay enabled with fewer players than the smallest table, and the
+    pairing job then failed ("Failed 0%")."""
+    from spyleague.core.models import Job
+
+    event = make_event(club, organiser, players=players, game=game, size=size, format=fmt, uneven=uneven)
+    assert services.pair_blocker(event=event) == said
+    client.force_login(organiser)
+    url = reverse("tournaments:event", args=[event.pk])
+    text = client.get(url).content.decode()
+    assert said in text and 'disabled aria-describedby="pair-why"' in text
+    refused = client.post(reverse("tournaments:pair", args=[event.pk]), HTTP_HX_REQUEST="true")
+    assert refused.status_code == 400 and said in refused.content.decode()
+    assert not Job.objects.filter(kind="pairing").exists() and not event.round_set.exists()
+    # One more player fills the smallest table: then it pairs.
+    services.entrant_register(user=organiser, event=event, player=new_player(club, "One more"))
+    assert services.pair_blocker(event=event) is None
+    assert services.round_pair(event=event).tables.filter(is_bye=False).exists()
+
+
+def test_check_in_everyone_is_offered_while_someone_is_not_checked_in(
+    client: Any, club: Any, organiser: Any
+) -> None:
+    event = make_event(club, organiser, players=4)
+    client.force_login(organiser)
+    url = reverse("tournaments:event", args=[event.pk])
+    assert "Check in everyone" in client.get(url).content.decode()
+    client.post(reverse("tournaments:check-in-all", args=[event.pk]))
+    assert "Check in everyone" not in client.get(url).content.decode()
+
+
 def test_a_new_event_can_be_started_from_the_events_page_by_its_organisers(
     client: Any, club: Any, organiser: Any, make_user: Any
 ) -> None:
