@@ -482,7 +482,11 @@ def _sheet_version(result: Result | None) -> str:
 
 
 def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: Any) -> dict[str, Any]:
+    from ..play.models import Match
+    from ..play.services import abandon_allowed
+
     seats = list(table.seats.all())
+    online = Match.objects.filter(table=table).first()
     names = [s.entrant.player.name for s in seats]
     result = Result.objects.filter(table=table).exclude(status=Result.Status.VOID).first()
     me = getattr(request.user, "player", None)
@@ -546,6 +550,12 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         "can_edit": can_edit,
         "can_confirm": can_confirm,
         "online_ready": game_info(event.game).has_engine,
+        # Who the buttons are for (the others would only be refused): the table's own players,
+        # and the organisers (online play) or the scorers (the scorepad).
+        "can_play_online": seated or has_club_role(user=request.user, club=event.club, role=Role.ORGANISER),
+        "can_keep_pad": seated or scorer,
+        # "We play this one at the table instead" abandons the table's match: for those who may.
+        "can_free_table": online is not None and abandon_allowed(match=online, user=request.user),
         # Online, a bot plays for each player without an account (``play.services.match_for_table``).
         "table_guests": [r["seat"].entrant.player for r in rows if r["seat"].entrant.player.user_id is None],
         "table_all_guests": all(r["seat"].entrant.player.user_id is None for r in rows),

@@ -53,7 +53,7 @@ def table_event(club: Any, organiser: Any, players: list[Any], **kw: Any) -> tup
         club=club,
         user=organiser,
         name=kw.pop("name", "Club Evening"),
-        game="race-to-ten",
+        game=kw.pop("game", "race-to-ten"),
         format="swiss",
         rounds=1,
         table_size=len(players),
@@ -109,7 +109,8 @@ def test_a_table_of_guests_only_is_refused_and_can_be_played_at_the_table(
     event, table = table_event(club, organiser, guests)
     client.force_login(organiser)
     sheet = client.get(reverse("tournaments:sheet", args=[event.pk, table.pk])).content.decode()
-    assert "Start the online match" not in sheet and "We play this one at the table" in sheet
+    assert "Start the online match" not in sheet and "We play this one at the table" not in sheet
+    assert "Nobody at this table has an account to play online with" in sheet
     refused = client.post(reverse("tournaments:online", args=[event.pk, table.pk]))
     assert refused.status_code == 400
     assert "Nobody at this table has an account" in refused.content.decode()
@@ -126,10 +127,15 @@ def test_playing_at_the_table_instead_abandons_the_online_match_and_frees_the_ta
     event, table = table_event(club, organiser, [ann.player, bob.player])
     match = services.match_for_table(user=ann, table=table)
     url = reverse("tournaments:online", args=[event.pk, table.pk])
+    sheet = reverse("tournaments:sheet", args=[event.pk, table.pk])
     client.force_login(eve)  # a stranger
+    assert "We play this one at the table" not in client.get(sheet).content.decode()
     assert client.post(url, {"where": "table"}).status_code == 403
     client.force_login(bob)  # seated, but did not start it, and it can be played: not bob's call
+    assert "We play this one at the table" not in client.get(sheet).content.decode()
     assert client.post(url, {"where": "table"}).status_code == 403
+    client.force_login(ann)  # who started it
+    assert "We play this one at the table instead" in client.get(sheet).content.decode()
     match.refresh_from_db()
     assert match.status == Match.Status.PLAYING and match.table_id == table.pk
     client.force_login(organiser)
@@ -141,6 +147,26 @@ def test_playing_at_the_table_instead_abandons_the_online_match_and_frees_the_ta
     assert not Result.objects.exists()
     # The table can be started online again.
     assert services.match_for_table(user=ann, table=table).pk != match.pk
+
+
+def test_the_sheet_offers_online_play_and_the_scorepad_only_to_those_who_may_use_them(
+    client: Any, club: Any, organiser: Any, make_user: Any
+) -> None:
+    """A player of another table saw "Start the online match" and "Open the scorepad" on every
+    sheet, and was refused (403) when pressing them."""
+    ann, eve = make_user(username="ann"), make_user(username="eve")
+    guest = clubs.guest_add(user=organiser, club=club, name="Gwen Guest").player
+    event, table = table_event(club, organiser, [ann.player, guest], game="spy-vs-spy")
+    clubs.club_join(user=eve, club=club)
+    sheet = reverse("tournaments:sheet", args=[event.pk, table.pk])
+    for who, online, pad in ((eve, False, False), (ann, True, True), (organiser, True, True)):
+        client.force_login(who)
+        page = client.get(sheet).content.decode()
+        assert ("Start the online match with bots for guests" in page) is online, who
+        assert ("Open the scorepad" in page) is pad, who
+    client.force_login(eve)
+    told = "The players at this table or an organiser can play it in the browser"
+    assert told in client.get(sheet).content.decode()
 
 
 def test_a_stuck_table_match_can_be_abandoned_by_its_players(
