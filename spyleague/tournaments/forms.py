@@ -61,8 +61,8 @@ class EventForm(forms.Form):
     tiebreaks = forms.CharField(
         required=False,
         label="Tiebreaks, in order",
-        help_text="Empty: tournament_points, game_points, opponents_average, wins, head_to_head. "
-        "Reorder or drop any of these names.",
+        help_text="Empty: tournament points, game score, strength of opponents, wins, head to head. "
+        "Reorder or leave out any of them, here or on the event's Settings page.",
     )
     starts = forms.DateTimeField(required=False, widget=forms.DateTimeInput(attrs={"type": "datetime-local"}))
 
@@ -76,17 +76,21 @@ class EventForm(forms.Form):
             raise forms.ValidationError("Write numbers separated by commas, e.g. 4,2,1,0.") from None
 
     def clean_tiebreaks(self) -> list[str] | None:
-        from pairing.standings import TIEBREAKS
+        from .event_settings import TIEBREAK_WORDS
 
         raw = (self.cleaned_data.get("tiebreaks") or "").strip()
         if not raw:
             return None
-        names = [part.strip() for part in raw.replace(";", ",").split(",") if part.strip()]
-        unknown = [n for n in names if n not in TIEBREAKS]
+        # Each tiebreak by the name the Settings page gives it ("strength of opponents"), or by
+        # the name the API takes ("opponents_average").
+        known = {words.lower(): name for name, (words, _) in TIEBREAK_WORDS.items()}
+        known.update({name: name for name in TIEBREAK_WORDS})
+        given = [part.strip() for part in raw.replace(";", ",").split(",") if part.strip()]
+        unknown = [part for part in given if " ".join(part.lower().split()) not in known]
         if unknown:
-            raise forms.ValidationError(
-                f"Unknown tiebreak {unknown[0]!r}: choose from {', '.join(TIEBREAKS)}."
-            )
+            choices = ", ".join(words.lower() for words, _ in TIEBREAK_WORDS.values())
+            raise forms.ValidationError(f"There is no tiebreak called “{unknown[0]}”: choose from {choices}.")
+        names = [known[" ".join(part.lower().split())] for part in given]
         if len(set(names)) != len(names):
             raise forms.ValidationError("Name each tiebreak once.")
         return names

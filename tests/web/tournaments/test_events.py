@@ -271,14 +271,28 @@ def test_points_and_tiebreaks_are_the_organisers_choice(client: Any, club: Any, 
     bad = client.post(reverse("tournaments:create", args=[club.slug]), {**base, "points_by_place": "5,3,1"})
     assert "Give 4 numbers" in bad.content.decode()
     bad = client.post(reverse("tournaments:create", args=[club.slug]), {**base, "tiebreaks": "wins,luck"})
-    assert "Unknown tiebreak &#x27;luck&#x27;" in bad.content.decode()
+    assert (
+        "There is no tiebreak called “luck”: choose from tournament points, game score"
+        in bad.content.decode()
+    )
+    page = client.get(reverse("tournaments:create", args=[club.slug])).content.decode()
+    assert "opponents_average" not in page and "strength of opponents" in page  # words, not names
     client.post(
         reverse("tournaments:create", args=[club.slug]),
-        {**base, "points_by_place": "5, 3, 1, 0", "tiebreaks": "tournament_points, wins"},
+        {
+            **base,
+            "points_by_place": "5, 3, 1, 0",
+            "tiebreaks": "Tournament points, wins, Strength of  opponents",
+        },
     )
     event = Event.objects.get(name="Custom")
     assert event.points_by_place == [5.0, 3.0, 1.0, 0.0]
-    assert event.tiebreaks == ["tournament_points", "wins"]
+    assert event.tiebreaks == ["tournament_points", "wins", "opponents_average"]
+    client.post(
+        reverse("tournaments:create", args=[club.slug]),
+        {**base, "name": "Api", "tiebreaks": "wins,game_points"},
+    )
+    assert Event.objects.get(name="Api").tiebreaks == ["wins", "game_points"]  # the API's names too
     for i in range(4):
         services.entrant_register(
             user=organiser, event=event, player=Player.objects.create(name=f"C{i}", guest_of=club)

@@ -681,6 +681,9 @@ def test_a_new_event_can_be_started_from_the_events_page_by_its_organisers(
     create = reverse("tournaments:create", args=[club.slug])
     assert create not in client.get(events_page).content.decode()
     client.force_login(make_user(username="pat"))
-    assert create not in client.get(events_page).content.decode()  # not an organiser
+    page = client.get(events_page).content.decode()
+    assert create not in page  # not an organiser: a new one starts a club first
+    assert f'href="{reverse("clubs:create")}">Start a club to run events</a>' in page
     client.force_login(organiser)
-    assert f'href="{create}"' in client.get(events_page).content.decode()
+    page = client.get(events_page).content.decode()
+    assert f'href="{create}"' in page and "Start a club to run events" not in page
