@@ -28,6 +28,8 @@ from typing import Any, Protocol
 from games import game_info
 from games.core import places_from_scores
 
+from ..core.words import ordinal
+
 
 @dataclass(frozen=True)
 class Line:
@@ -166,11 +168,6 @@ def _table_problems(game: str, lines: Sequence[Line]) -> list[str]:
     return problems
 
 
-def _ordinal(place: int) -> str:
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
-
-
 def _stopped_problems(game: str, conditions: Conditions) -> list[str]:
     if conditions.stopped and game not in STOPPED_ON_TIME:
         return [
@@ -216,7 +213,7 @@ def sheet_check(
             problems.append(
                 Problem(
                     f"{line.name}: the place {line.place} does not match the sheet, which puts them "
-                    f"{_ordinal(place)}.",
+                    f"{ordinal(place)}.",
                     str(seat),
                 )
             )

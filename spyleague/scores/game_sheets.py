@@ -23,7 +23,7 @@ from games.spycatcher.cards import SUITS
 from games.spycatcher.scoresheet import WINNER_SCORE
 from games.spycatcher.scoresheet import check_sheet as spycatcher_check
 
-from ..core.words import and_list
+from ..core.words import and_list, ordinal
 from .checks import Checked, Problem, SheetExtras
 
 _WHOLE = re.compile(r"-?\d+")
@@ -202,10 +202,6 @@ def _named(message: str, names: Sequence[str]) -> str:
     return _PLAYER.sub(name, message)
 
 
-def _ordinal(place: int) -> str:
-    return f"{place}{'th' if 10 <= place % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(place % 10, 'th')}"
-
-
 def _powers(codes: Sequence[str]) -> str:
     return and_list([POWER_NAMES[code] for code in codes])
 
@@ -350,7 +346,7 @@ class SpiesSheet:
             placed = check.power_places if check.ok else {}
         lines = []
         for code in POWER_CODES:
-            place = f"; {_ordinal(placed[code])} of the five powers" if code in placed else ""
+            place = f"; {ordinal(placed[code])} of the five powers" if code in placed else ""
             lines.append(
                 f"{POWER_NAMES[code]} ({runner.get(code, 'nobody')}): {vps.get(code, '?')} victory points, "
                 f"£{money.get(code, '?')}{place}."

@@ -19,6 +19,7 @@ from games import game_info
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.inputs import Refused, finite_number, found, reasons, refused_page
+from ..core.words import ordinal
 from ..scores import services as results
 from ..scores.checks import Problem, sheet_extras
 from ..scores.models import Result
@@ -154,15 +155,17 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
             full.table_count = shown.table_count  # type: ignore[attr-defined]
             shown = full
     my_entry = _my_entry(request, event)
+    standings = standings_page(
+        event=event, page=request.GET.get("page"), entrant=my_entry.pk if my_entry else None
+    )
     context: dict[str, Any] = {
         "event": event,
         "rounds": rounds,
         "current": current,
         "shown": shown,
         "tables": tables,
-        "standings": standings_page(
-            event=event, page=request.GET.get("page"), entrant=my_entry.pk if my_entry else None
-        ),
+        "standings": standings,
+        "my_place": ordinal(standings.mine.rank) if standings.mine else None,
         "entrants": Paginator(entrants_get(event=event), ENTRANTS_PER_PAGE).get_page(
             request.GET.get("entrants")
         ),

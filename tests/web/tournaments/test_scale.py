@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from pairing.ratings import recompute_ratings
 from spyleague.clubs.models import Membership, Player, Role
 from spyleague.core.models import Job
+from spyleague.core.words import ordinal
 from spyleague.ratings.models import Rating, RatingPoint, RatingState
 from spyleague.ratings.services import ratings_recompute
 from spyleague.scores.models import Result
@@ -356,7 +357,7 @@ def test_a_player_sees_their_own_table_first_and_their_line_in_the_standings(
     mine = html[html.index('id="my-table"') : html.index("</section>", html.index('id="my-table"'))]
     assert f"/tables/{table.pk}/" in mine and "Enter result" in mine
     line = Standing.objects.get(event=event, entrant__player=me.player)
-    assert f"You are {line.rank} of 151" in mine
+    assert f"You are {ordinal(line.rank)} of 151" in mine
     # The link to their line goes to the page of the standings it is on, where it is marked.
     ordered = list(
         Standing.objects.filter(event=event)

@@ -1,0 +1,26 @@
+"""The small helpers that put sentences together for people to read."""
+
+from __future__ import annotations
+
+import pytest
+
+from spyleague.core.words import and_list, ordinal
+
+
+@pytest.mark.parametrize(
+    ("parts", "said"),
+    [([], ""), (["Ann"], "Ann"), (["Ann", "Ben"], "Ann and Ben"), (["Ann", "Ben", "Cy"], "Ann, Ben and Cy")],
+)
+def test_and_list_joins_names_as_a_sentence_does(parts: list[str], said: str) -> None:
+    assert and_list(parts) == said
+
+
+@pytest.mark.parametrize(
+    ("place", "said"),
+    [
+        *[(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"), (13, "13th")],
+        *[(21, "21st"), (22, "22nd"), (101, "101st"), (111, "111th"), (112, "112th")],
+    ],
+)
+def test_ordinal_says_a_place_as_it_is_read(place: int, said: str) -> None:
+    assert ordinal(place) == said
