@@ -76,6 +76,15 @@ def seat_name(seats: list[Any], number: Any) -> str:
 
 
 @register.filter
+def seat_names(seats: list[Any], numbers: Any) -> str:
+    """The seats ``numbers`` by name, in seat order, as a sentence: "Ann and Heuristic bot 3"."""
+    from ...core.words import and_list
+
+    wanted = set(numbers or ())
+    return and_list([seat_name(seats, s.number) for s in seats if s.number in wanted])
+
+
+@register.filter
 def get_item(mapping: Any, key: Any) -> Any:
     try:
         return mapping[key]

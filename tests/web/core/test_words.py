@@ -24,3 +24,25 @@ def test_and_list_joins_names_as_a_sentence_does(parts: list[str], said: str) ->
 )
 def test_ordinal_says_a_place_as_it_is_read(place: int, said: str) -> None:
     assert ordinal(place) == said
+
+
+def test_the_template_filters_join_names_as_a_sentence() -> None:
+    from types import SimpleNamespace
+
+    from django.template import Context, Template
+
+    guests = [SimpleNamespace(name="Gwen"), SimpleNamespace(name="Gus")]
+    said = Template('{% load words %}{{ guests|and_list:"name" }}').render(Context({"guests": guests}))
+    assert said == "Gwen and Gus"
+    # "Waiting for ..." named the seats to act with a comma after the last when a later seat was
+    # not to act ("Waiting for Ann, …").
+    seats = [
+        SimpleNamespace(number=0, player=SimpleNamespace(name="Ann"), bot=""),
+        SimpleNamespace(number=1, player=None, bot="heuristic"),
+        SimpleNamespace(number=2, player=SimpleNamespace(name="Cy"), bot=""),
+    ]
+    waiting = Template("{% load cards %}Waiting for {{ seats|seat_names:to_act }}…")
+    assert waiting.render(Context({"seats": seats, "to_act": [0]})) == "Waiting for Ann…"
+    assert (
+        waiting.render(Context({"seats": seats, "to_act": [2, 1]})) == "Waiting for Heuristic bot 2 and Cy…"
+    )
