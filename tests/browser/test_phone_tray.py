@@ -136,3 +136,44 @@ def test_black_spy_card_names_stay_whole_on_a_phone(phone: Any, make_user: Any) 
     phone.goto(f"/play/matches/{match.pk}/")
     phone.wait_for_selector(".bs-tray .hand .card-face")
     assert phone.evaluate(NAMES_WHOLE) == []
+
+
+def spies_at_the_event_step(user: Any) -> Match:
+    """A Spies! match of five where the person (Germany) has placed their pieces, as the
+    heuristic bot would, and now holds their Event Tiles: the first step of their first turn."""
+    import random
+
+    from games import get_bots, get_engine
+    from spyleague.play.state import match_state
+
+    match = started(user, "spies")
+    engine, bot = get_engine("spies"), get_bots("spies")["heuristic"]
+    for n in range(200):
+        services.match_run_bots(match_id=match.pk)
+        match.refresh_from_db()
+        state = match_state(match)
+        if 0 not in engine.to_act(state):
+            continue
+        view = engine.view(state, 0)
+        if view["phase"] == "event":
+            return match
+        action = bot.choose(view, engine.legal(state, 0), random.Random(n))
+        services.match_move_submit(match_id=match.pk, user=user, action=action)
+    raise AssertionError("the set-up did not reach Germany's first turn")
+
+
+def test_spies_event_tiles_of_the_year_are_in_the_tray_on_a_phone(phone: Any, make_user: Any) -> None:
+    """Spies!' hand is its Event Tiles: at the start of a turn this year's tiles, and the buttons
+    to play or discard them, are in view without scrolling."""
+    user = log_in(phone, make_user, "noor")
+    match = spies_at_the_event_step(user)
+    phone.goto(f"/play/matches/{match.pk}/")
+    phone.wait_for_selector(".sp-actions .sp-tile-now button")
+    assert tray_position(phone) == "fixed"
+    now = ".sp-actions .sp-tile-now"
+    assert phone.locator(now).count() >= 1
+    assert phone.evaluate(OUTSIDE, [now, 390, 844]) == [], "a tile of this year is off the screen"
+    assert phone.evaluate(OUTSIDE, [f"{now} button", 390, 844]) == []
+    assert phone.locator(".sp-actions .sp-tile").count() > phone.locator(now).count()  # the rest scroll
+    assert no_sideways_scroll(phone)
+    screen(phone, "tray-spies-event-phone")

@@ -1165,6 +1165,9 @@ def _mine(view: dict[str, Any], legal: list[dict[str, Any]]) -> list[dict[str, A
                 ],
                 "chits": len(hand),
                 "tiles": tiles,
+                # The event step lists the tiles this year's play can use first: on a phone
+                # the tray shows the top of the list without scrolling.
+                "tiles_playable_first": sorted(tiles, key=lambda t: not t["playable"]),
                 "secrets": secrets,
                 "spies": spies,
                 "reserve": info.get("reserve_list") or [],
