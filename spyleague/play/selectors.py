@@ -192,17 +192,25 @@ LOBBY_ROWS = 20
 
 
 def _names(match: Match) -> str:
-    names = []
+    """Who sits at a match, as a sentence: the people by name, then the bots and the open seats
+    counted ("Pat Lindqvist, Sam Okafor and 2 heuristic bots", "Sam Okafor and 2 open seats")."""
+    names: list[str] = []
+    bots: dict[str, int] = {}
+    empty = 0
     for s in match.seat_set.all():
         if s.player and s.bot:
             names.append(f"{s.player.name} (bot)")
         elif s.player:
             names.append(s.player.name)
         elif s.bot:
-            names.append(f"{s.bot.capitalize()} bot")
+            bots[s.bot] = bots.get(s.bot, 0) + 1
         else:
-            names.append("open seat")
-    return ", ".join(names)
+            empty += 1
+    for bot, count in bots.items():
+        names.append(f"a {bot} bot" if count == 1 else f"{count} {bot} bots")
+    if empty:
+        names.append("an open seat" if empty == 1 else f"{empty} open seats")
+    return and_list(names)
 
 
 def _to_act(match: Match) -> frozenset[int]:

@@ -427,6 +427,14 @@ def test_the_lobby_shows_open_tables_my_matches_with_my_turn_first_and_matches_t
     assert "Your turn" in mine and "Waiting for others" in mine
     assert f"#{open_table.pk}<" in open_ and f"#{others.pk}<" not in open_
     assert f"#{others.pk}<" in watch and f"#{my_turn.pk}<" not in watch
+    # Who sits there, as a sentence: people by name, bots and open seats counted.
+    assert "Cat and an open seat" in open_
+    with_bots = services.match_create(
+        user=ann, game="race-to-ten", seats=4, seed=2, bots={2: "random", 3: "random"}
+    )
+    services.match_start(user=ann, match_id=with_bots.pk)
+    page = client.get(reverse("play:lobby")).content.decode()
+    assert "Ann and 3 random bots" in page
 
 
 def test_the_new_match_form_keeps_what_was_chosen_after_an_error(client: Any, make_user: Any) -> None:
