@@ -79,8 +79,8 @@ Where the rule text is silent or open, the engine rules as follows (each is test
 3. **A foiled taunt.** The Spy escapes to the discard pile together with every taunt card on
    it and the foiling card, all face up. The capture is over and the turn ends.
 4. **The taunt letter is public while its window is open** (it is read aloud and the foil must
-   match it); once the taunt succeeds it lies face down on the Spy and views show only the
-   number of taunts on each Spy (the owner sees the letters). Events never name it.
+   match it); once the taunt succeeds it lies face down on the Spy and the board shows only the
+   number of taunts on each Spy (the owner sees the letters). What happened never names it.
 5. **Two matching taunts on one Spy** are not offered: a taunt whose letter is already on the
    captive cannot be played.
 6. **Turning over Secret Lairs** happens only as part of a capture and only as needed: every

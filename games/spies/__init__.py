@@ -137,7 +137,7 @@ Where the text is silent, leaves a point to the mapsheet, or is open, the engine
     control; the chit played against you is spent for nothing. The defender is always asked.
 11. **Sanction:** your spy in the same city as an enemy spy removes it from play for good (no
     strength comparison, no Papers or Escape); a secret it controlled is left uncontrolled; you
-    place a Sanctioned Spy marker (value in counters.json) on your record under the year.
+    place a Sanctioned Spy marker (worth what the counter sheet gives it) on your record under the year.
 12. **Recruit** brings one of your spies not yet in play (chosen by strength) into your capital,
     face down; it has not moved and may move this turn. **Escape** during your movement brings one
     of your captured spies (a record or the neutral box) back to your capital, face up; the captor

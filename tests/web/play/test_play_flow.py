@@ -552,8 +552,8 @@ def test_each_game_has_a_rules_page_with_the_engines_rulings(
     assert f'href="{reverse("play:rules", args=[slug])}"' in lobby
 
 
-# Code in a ruling: a name with an underscore, a call, JSON, a seat by its number.
-CODE_IN_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|\w\(|[{}\[\]]|\bseat [+\d]")
+# Code in a ruling: a name with an underscore, a call, JSON, a file, a seat by its number.
+CODE_IN_WORDS = re.compile(r"\b[a-z]+_[a-z_]+\b|\w\(|[{}\[\]]|\w\.(?:json|py|md)\b|\bseat [+\d]")
 
 
 @pytest.mark.parametrize("slug", ["black-spy", "mister-spy", "spy-vs-spy", "spycatcher", "spies"])
