@@ -320,6 +320,32 @@ def entrant_check_in(*, user: Any, entrant: Entrant, present: bool = True) -> En
 DROPPED_OUT = "You dropped out of this event: ask the organiser if you want to play again."
 
 
+def self_enter_open(*, user: Any, event: Event) -> bool:
+    """Whether ``user``, not entered in ``event``, may enter and check in with one tap on the
+    check-in page (a walk-in who scans the screen's code): while check-in is open."""
+    own = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
+    return (
+        own is not None
+        and not Entrant.objects.filter(event=event, player=own).exists()
+        and self_check_in_closed(event=event) is None
+    )
+
+
+@transaction.atomic
+def entrant_self_enter(*, user: Any, event: Event) -> Entrant:
+    """A player not entered yet enters the event and checks in at once: what the check-in page
+    offers a walk-in (Swiss events take late entries; the others only before their first round,
+    which is when their check-in is open). Refused in words when check-in is closed; nothing
+    is entered then."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    closed = self_check_in_closed(event=event)
+    if closed:
+        raise ValidationError(closed)
+    entrant_register(user=user, event=event)
+    entrant, _ = entrant_self_check_in(user=user, event=event)
+    return entrant
+
+
 def self_check_in_closed(*, event: Event) -> str | None:
     """Why players cannot check themselves in now (by the link or QR code on the screen), in
     words; None while they can.

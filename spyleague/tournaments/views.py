@@ -310,13 +310,24 @@ def event_public(request: HttpRequest, pk: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def self_check_in(request: HttpRequest, pk: int) -> HttpResponse:
     """The page the screen's QR code opens: a player checks themself in with one tap (a GET
-    only shows the button; the POST checks in). Someone not entered is told so (403), and so is
-    a player when check-in is closed (409: the round is paired, the event is over); neither
-    changes anything."""
+    only shows the button; the POST checks in). Someone not entered is offered to enter and check
+    in at once (the POST says ``enter=1``) while check-in is open; otherwise they are told they
+    are not entered (403), and a player is told when check-in is closed (409: the round is
+    paired, the event is over); neither changes anything."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     try:
         entrant = services.self_check_in_entrant(user=request.user, event=event)
     except PermissionDenied as exc:
+        # A walk-in who is not entered yet: one more tap enters them and checks them in.
+        if request.method == "POST" and request.POST.get("enter") == "1":
+            try:
+                services.entrant_self_enter(user=request.user, event=event)
+            except ValidationError as refused:
+                return _check_in_page(request, event, None, problem=reasons(refused), status=409)
+            messages.success(request, f"You are entered in {event.name} and checked in.")
+            return redirect("tournaments:self-check-in", pk=event.pk)
+        if request.method == "GET" and services.self_enter_open(user=request.user, event=event):
+            return _check_in_page(request, event, None, problem=None, status=200, enter=True)
         return _check_in_page(request, event, None, problem=str(exc), status=403)
     if request.method == "POST":
         try:
@@ -335,9 +346,15 @@ def self_check_in(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _check_in_page(
-    request: HttpRequest, event: Event, entrant: Entrant | None, *, problem: str | None, status: int
+    request: HttpRequest,
+    event: Event,
+    entrant: Entrant | None,
+    *,
+    problem: str | None,
+    status: int,
+    enter: bool = False,
 ) -> HttpResponse:
-    context = {"event": event, "entrant": entrant, "problem": problem}
+    context = {"event": event, "entrant": entrant, "problem": problem, "enter": enter}
     return render(request, "tournaments/check_in.html", context, status=status)
 
 

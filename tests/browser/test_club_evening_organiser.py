@@ -106,16 +106,18 @@ def test_the_club_evening_from_registration_to_the_screen(
     phone.wait_for_selector("text=You are checked in for Friday Night Spies.")
     shot(phone, "club-evening-phone-checked-in")
     assert Entrant.objects.get(event=event, player=ann.player).checked_in
-    # Someone with an account who is not entered is refused, and told why.
+    # Someone with an account who is not entered is offered to enter (a walk-in: see below),
+    # and checked in only if they tap it.
     make_user(username="stan")
     other = browser.new_context(base_url=live_server.url)
     try:
         visitor = other.new_page()
         log_in_as(visitor, "stan")
         answer = visitor.goto(link)
-        assert answer is not None and answer.status == 403
-        assert "You are not entered in Friday Night Spies" in visitor.inner_text("main")
-        shot(visitor, "club-evening-check-in-refused")
+        assert answer is not None and answer.status == 200
+        assert "You are not entered in Friday Night Spies yet" in visitor.inner_text("main")
+        assert visitor.get_by_role("button", name="Enter me and check me in").is_visible()
+        shot(visitor, "club-evening-check-in-offer")
     finally:
         other.close()
     page.reload()
@@ -164,6 +166,26 @@ def test_the_club_evening_from_registration_to_the_screen(
     phone.goto(f"/events/{event.pk}/screen/")
     assert no_sideways_scroll(phone)
     shot(phone, "club-evening-screen-phone")
+
+
+def test_a_walk_in_scans_the_code_and_enters_and_checks_in_with_one_tap(
+    page: Any, phone: Any, make_user: Any
+) -> None:
+    _olga, _club, event, _ = evening(make_user)
+    make_user(username="wendy", player_name="Wendy Walker")
+    log_in_as(phone, "wendy")
+    phone.goto(f"/events/{event.pk}/check-in/")
+    assert no_sideways_scroll(phone)
+    shot(phone, "club-evening-walk-in-phone")
+    phone.get_by_role("button", name="Enter me and check me in").click()
+    phone.wait_for_selector("text=You are entered in Friday Night Spies and checked in.")
+    assert phone.get_by_text("Checked in", exact=True).is_visible()
+    entry = Entrant.objects.get(event=event, player__name="Wendy Walker")
+    assert entry.checked_in
+    # The screen counts her.
+    log_in_as(page, "olga")
+    page.goto(f"/events/{event.pk}/screen/")
+    assert page.inner_text("#checked-in-count") == "1 of 1 checked in"
 
 
 def test_a_swap_without_javascript_is_two_taps_too(browser: Any, live_server: Any, make_user: Any) -> None:

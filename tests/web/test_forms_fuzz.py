@@ -764,10 +764,16 @@ def self_check_in_targets(fw: FormsWorld) -> list[Target]:
 
     return [
         Target(url(w.open)),  # sid is entered: checked in (twice: nothing new)
-        Target(url(w.open), by=STRANGER, refused=True),  # not entered
+        Target(url(w.open), by=STRANGER, refused=True),  # not entered, and not asking to enter
+        Target(url(w.open), valid=({"enter": "1"},), by=STRANGER),  # a walk-in: entered, checked in
         Target(url(w.cup), refused=True),  # its round is a draft: closed
+        Target(url(w.cup), valid=({"enter": "1"},), by=STRANGER, refused=True),  # closed: not entered
         Target(url(w.finished), refused=True),  # over
     ]
+
+
+def self_check_in_fields(fw: FormsWorld) -> dict[str, SearchStrategy[str]]:
+    return {"enter": choices("1", "0", "", "yes", "1\x00")}
 
 
 def finish_targets(fw: FormsWorld) -> list[Target]:
@@ -1108,9 +1114,10 @@ FORMS: list[Form] = [
     Form("tournaments:check-in-all", "check in everyone", check_in_all_targets, examples=10),
     Form(
         "tournaments:self-check-in",
-        "check oneself in (the screen's QR code)",
+        "check oneself in (the screen's QR code), or enter and check in",
         self_check_in_targets,
-        examples=10,
+        self_check_in_fields,
+        examples=20,
     ),
     Form("tournaments:round-action", "publish, discard, swap", round_targets, round_fields, examples=60),
     # Clubs.

@@ -306,10 +306,18 @@ page(
 CHECK_IN = "events/<id:pk>/check-in/"
 page(
     CHECK_IN,
-    "check oneself in by the screen's link (only sid is entered)",
+    "check oneself in by the screen's link (only sid is entered; the others are offered to enter)",
     lambda w: {"pk": w.open.pk},
-    GET=row(LOGIN, 403, 403, 200, 403, 403, 403),
+    GET=row(LOGIN, 200, 200, 200, 200, 200, 200),
     POST=row(LOGIN, 403, 403, 302, 403, 403, 403),
+)
+page(
+    CHECK_IN,
+    "enter and check in by the screen's link (a walk-in; sid, entered, is checked in)",
+    lambda w: {"pk": w.open.pk},
+    GET=None,
+    POST=row(LOGIN, 302, 302, 302, 302, 302, 302),
+    post={"enter": "1"},
 )
 page(
     CHECK_IN,
@@ -317,6 +325,14 @@ page(
     lambda w: {"pk": w.cup.pk},
     GET=row(LOGIN, 403, 403, 409, 403, 403, 403),
     POST=row(LOGIN, 403, 403, REFUSED, 403, 403, 403),
+)
+page(
+    CHECK_IN,
+    "enter and check in while the round is a draft (closed: nobody is entered)",
+    lambda w: {"pk": w.cup.pk},
+    GET=None,
+    POST=row(LOGIN, REFUSED, REFUSED, REFUSED, REFUSED, REFUSED, REFUSED),
+    post={"enter": "1"},
 )
 page(
     CHECK_IN,

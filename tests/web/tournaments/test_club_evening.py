@@ -79,9 +79,13 @@ def test_the_link_asks_a_visitor_to_log_in_and_refuses_who_is_not_entered(
     assert client.post(check_in_url(event)).status_code == 302
     stranger = make_user(username="stan")
     client.force_login(stranger)
-    for answer in (client.get(check_in_url(event)), client.post(check_in_url(event))):
-        assert answer.status_code == 403
-        assert "You are not entered in Test Open" in answer.content.decode()
+    # Not entered: the page offers to enter (a walk-in, below), but a tap that does not ask
+    # for it checks nobody in.
+    offer = client.get(check_in_url(event))
+    assert offer.status_code == 200 and "Enter me and check me in" in offer.content.decode()
+    answer = client.post(check_in_url(event))
+    assert answer.status_code == 403
+    assert "You are not entered in Test Open" in answer.content.decode()
     # A member of the club who is not entered is no different; the organiser neither.
     member = make_user(username="meg")
     club_join(user=member, club=club)
@@ -92,6 +96,36 @@ def test_the_link_asks_a_visitor_to_log_in_and_refuses_who_is_not_entered(
     assert checked_in() == before
     assert client.put(check_in_url(event)).status_code == 405
     assert client.get(reverse("tournaments:self-check-in", args=[999999])).status_code == 404
+
+
+def test_a_walk_in_enters_and_checks_in_with_one_tap_while_check_in_is_open(
+    client: Any, club: Any, organiser: Any, make_user: Any
+) -> None:
+    """Someone who scans the screen's code without having registered is not sent away to
+    register on the event page and scan again: one tap enters them and checks them in."""
+    event = make_event(club, organiser, players=3, game="spy-vs-spy", size=2, rounds=2)
+    walk_in = make_user(username="wendy", player_name="Wendy")
+    client.force_login(walk_in)
+    done = client.post(check_in_url(event), {"enter": "1"}, follow=True)
+    assert done.redirect_chain == [(check_in_url(event), 302)]
+    assert "You are entered in Test Open and checked in." in done.content.decode()
+    entry = Entrant.objects.get(event=event, player=walk_in.player)
+    assert entry.checked_in and entry.joined_round == 1
+    # A second tap changes nothing.
+    again = client.post(check_in_url(event), {"enter": "1"})
+    assert (
+        again.status_code == 302 and Entrant.objects.filter(event=event, player=walk_in.player).count() == 1
+    )
+    # While a round is a draft, check-in is closed: nobody is entered, the page says why.
+    services.entrants_check_in_all(user=organiser, event=event)
+    services.round_pair(event=event)
+    late = make_user(username="lou", player_name="Lou")
+    client.force_login(late)
+    page = client.get(check_in_url(event))
+    assert page.status_code == 403 and "Enter me" not in page.content.decode()
+    refused = client.post(check_in_url(event), {"enter": "1"})
+    assert refused.status_code == 409 and "Round 1 has just been paired" in refused.content.decode()
+    assert not Entrant.objects.filter(event=event, player=late.player).exists()
 
 
 def test_the_link_works_only_until_the_round_is_paired_and_not_after_the_event(
