@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied, UnsupportedMediaType, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -27,6 +27,11 @@ def service_call(fn: Any, **kwargs: Any) -> Any:
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, IllegalAction | InvalidOptions | BadRequest):
         return Response({"detail": str(exc)}, status=400)
+    if isinstance(exc, UnsupportedMediaType):
+        # A body the API cannot read (no Content-Type, or text/plain): a 400 like any other body
+        # it cannot read, as the schema documents, rather than DRF's 415.
+        unread = "The body could not be read: send it as JSON (Content-Type: application/json) or as a form."
+        return Response({"detail": unread}, status=400)
     if isinstance(exc, DjangoValidationError):
         # A service's refusal that a view did not translate: still a 400 in words, never a 500.
         errors = exc.message_dict if hasattr(exc, "error_dict") else None

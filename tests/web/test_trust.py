@@ -323,6 +323,23 @@ def test_deeply_nested_json_is_refused(club: Club, organiser: Any, people: dict[
     assert Match.objects.get(pk=match.pk).version == 0
 
 
+@pytest.mark.parametrize("content_type", ["", "text/plain", "application/xml"])
+def test_an_api_body_in_no_readable_form_is_a_400_in_words(
+    club: Club, organiser: Any, people: dict[str, Any], content_type: str
+) -> None:
+    """DRF answered a body without a Content-Type (or in one it does not read) with a 415, a
+    code the schema does not document: it is a body that cannot be read, a 400."""
+    event = services.event_create(club=club, user=organiser, name="Open", game="black-spy", rounds=3)
+    api = APIClient()
+    api.force_authenticate(people["ann"])
+    response = api.generic(
+        "POST", f"/api/events/{event.pk}/register/", b"player=1", content_type=content_type
+    )
+    assert response.status_code == 400
+    assert "The body could not be read" in response.json()["detail"]
+    assert not event.entrants.exists()
+
+
 def test_matches_that_do_not_exist_or_are_not_races(client: Client, people: dict[str, Any]) -> None:
     api = APIClient()
     api.force_authenticate(people["ann"])
