@@ -236,8 +236,9 @@ def world_build() -> World:
         other.seats.order_by("position").first().entrant_id,  # type: ignore[union-attr]
     )
 
-    # An event still taking registrations: nothing paired, so it may still change shape.
-    spring = _event(club_a, olga, "Alpha Spring", [guests[0], guests[1]])
+    # An event still taking registrations: nothing paired, so it may still change shape. Four
+    # fill a Black Spy table: its next round can be paired (two could not, and are refused).
+    spring = _event(club_a, olga, "Alpha Spring", guests[:4])
 
     # A finished event: one round, its one table confirmed.
     finished = _event(club_a, olga, "Alpha Winter", [sid_p, *guests[:3]], rounds=1)
