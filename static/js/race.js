@@ -191,8 +191,8 @@
         } else if (me.must_take && you.choice === null) {
           html = '<p class="svs-callout warn" role="status">Choose the pile to add to your points: press its key or tap it. Fewer cards, fewer points.</p>';
         } else if (me.must_take) {
-          html = '<p class="svs-callout" role="status">You add pile ' + (you.choice + 1) + " (" + me.piles[you.choice][1] +
-            " cards) to your points. Waiting for the others\u2026</p>";
+          html = '<p class="svs-callout" role="status">You add pile ' + (you.choice + 1) + " (" + plural(me.piles[you.choice][1], "card") +
+            ") to your points. Waiting for the others\u2026</p>";
         }
       }
       notes.innerHTML = html;

@@ -266,6 +266,15 @@ def test_two_people_see_each_others_progress_live(
         same_as_the_server(page, bob_page, watcher)
         assert "finished 1st" in (bob_page.text_content(".rival") or "")
         shot(watcher, f"spy-vs-spy-watching-phone-{transport}")
+        # Bob races to his end (through the service, as if from elsewhere): the pick after the
+        # race, drawn by the pages too once Ann has picked.
+        race_out(match, bob, 1)
+        page.wait_for_selector("#race[data-mode=take]")
+        page.wait_for_timeout(600)  # the page ignores a pick in the first half second
+        page.keyboard.press("1")
+        page.wait_for_function(f"() => {RACE}.dataset.mode === '' && !{RACE}.classList.contains('sending')")
+        assert "You add pile 1" in (page.text_content(".svs-notes") or "")
+        same_as_the_server(page, bob_page, watcher)
     finally:
         other.close()
         watching.close()
@@ -300,6 +309,20 @@ CANONICAL = """
   return parts;
 }
 """
+
+
+def race_out(match: Match, user: Any, seat: int) -> None:
+    """Play ``seat``'s race to its end through the service, on the first legal move each time."""
+    from games import get_engine
+    from spyleague.play.state import match_state
+
+    engine = get_engine("spy-vs-spy")
+    while True:
+        state = match_state(Match.objects.get(pk=match.pk))
+        legal = engine.legal(state, seat)
+        if not legal or state.phase != "race":
+            return
+        services.match_move_submit(match_id=match.pk, user=user, action=legal[0])
 
 
 def place_first_fit(page: Any) -> None:
