@@ -149,5 +149,18 @@ def test_a_24_player_black_spy_event_at_tables_of_4_with_a_scorepad_table(page: 
     assert event.status == Event.Status.FINISHED
     rows = list(Standing.objects.filter(event=event).order_by("rank"))
     assert len(rows) == 24 and all(r.games == 5 for r in rows)
+    # On a phone each name stays on one line, and stays in view while the numbers scroll.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(event.get_absolute_url())
+    wrap = page.locator("#standings .table-wrap")
+    wrap.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    assert wrap.evaluate("e => e.scrollLeft") > 0  # the numbers did scroll
+    frame = wrap.bounding_box()
+    for row in page.locator("#standings tbody tr").all()[:5]:
+        name = row.locator("td:nth-child(2) a")
+        assert name.evaluate("a => a.getClientRects().length") == 1, "a name broke over two lines"
+        box = name.bounding_box()
+        assert frame is not None and box is not None and frame["x"] - 1 <= box["x"] <= 390 - box["width"]
+    shot(page, "organiser-24-standings-phone")
     board = page.goto("/leaderboards/?game=black-spy&club=the-black-chamber")
     assert board is not None and page.locator("table.data tbody tr").count() == 24
