@@ -888,9 +888,17 @@ def main() -> None:
             f"at {args.pace} cards/s each (the idle race at {args.baseline_pace}), "
             f"uvicorn with {args.workers} workers"
             + (f" in each of {args.groups} groups on ports of their own" if args.groups > 1 else "")
-            + f", {database}, live updates through {live}, "
-            f"the {args.stream} page's event stream, each update followed by a {args.fetch} fetch.\n"
-            "Latency: from a move's POST reaching the server to another racer's event stream receiving it.\n"
+            + f", {database}, live updates between processes through {live}, "
+            + (
+                "each racer's moves and updates over one WebSocket, as the race page does.\n"
+                "Latency: from a move's frame reaching the server to another racer's socket receiving "
+                "its update.\n"
+                if args.transport == "ws"
+                else f"moves as POSTs, the {args.stream} page's event stream, each update followed by a "
+                f"{args.fetch} fetch (the race page's fallback).\n"
+                "Latency: from a move's POST reaching the server to another racer's event stream "
+                "receiving it.\n"
+            )
         )
         print(
             f"{'phase':<22} {'moves':>6} {'moves/s':>7} {'deliv.':>7} {'median':>9} {'p95':>8} "
