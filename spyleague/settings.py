@@ -250,7 +250,8 @@ BROKER_VISIBILITY_TIMEOUT = 900
 #   reported (spyleague.play.sweeps).
 # - Jobs: a running job's worker touches its row every JOB_HEARTBEAT_SECONDS; every
 #   JOB_SWEEP_SECONDS, a job not touched for JOB_LOST_SECONDS lost its worker and is run again (at
-#   most JOB_MAX_ATTEMPTS runs) or marked failed, saying so (spyleague.core.jobs.jobs_sweep).
+#   most JOB_MAX_ATTEMPTS runs) or marked failed, saying so (spyleague.core.jobs.jobs_sweep); and
+#   every SWEEP_SECONDS, a job queued while the broker was away is sent (jobs.unsent_jobs_sweep).
 SWEEP_SECONDS = float(os.environ.get("SPYLEAGUE_SWEEP_SECONDS", "5"))
 JOB_HEARTBEAT_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_HEARTBEAT_SECONDS", "10"))
 JOB_LOST_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_LOST_SECONDS", "120"))
@@ -266,6 +267,11 @@ CELERY_BEAT_SCHEDULE = {
     # A sweep not run by its next turn (no worker took it) is dropped: the next one does its work.
     "run-waiting-bots": {
         "task": "spyleague.play.tasks.sweep_bots",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
+    "send-unsent-jobs": {
+        "task": "spyleague.core.tasks.sweep_unsent_jobs",
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },

@@ -10,6 +10,12 @@ twice (or a second worker) finds it claimed and leaves it alone, and only the ru
 it marks it done or failed. Work that must not run twice at once (two recomputes of one event's
 standings or of one game's ratings) holds ``job_lock`` for its name while it writes.
 
+A job's message can fail to reach the broker (it was away when the job was queued, or when a sweep
+sent the job again). The job then stays queued with an empty ``heartbeat``, which says that no message
+of it waits anywhere, and ``unsent_jobs_sweep`` (Celery beat, every ``SWEEP_SECONDS``) sends it as soon
+as the broker takes messages again: the job runs seconds after the broker is back, not once the job
+sweep would give its message up for lost.
+
 A worker can die mid-job (killed, out of memory, its machine gone). While a run works, a thread
 beside it touches the row's ``heartbeat`` every ``JOB_HEARTBEAT_SECONDS``; the job sweep (Celery
 beat, ``jobs_sweep``) finds a running job whose heartbeat is older than ``JOB_LOST_SECONDS`` and
@@ -97,8 +103,20 @@ def job_queue(
             task=getattr(task, "name", "") or "",
             heartbeat=timezone.now(),  # when it was sent: see jobs_sweep
         )
-        transaction.on_commit(partial(send_task_safely, task, job.pk))
+        transaction.on_commit(partial(_send, task, job.pk))
     return job
+
+
+def _send(task: Any, job_id: int) -> bool:
+    """Send a queued job's task; when the broker does not take it, empty the job's ``heartbeat``
+    so that ``unsent_jobs_sweep`` sends it once the broker is back. True if it was sent."""
+    if send_task_safely(task, job_id):
+        return True
+    try:
+        Job.objects.filter(pk=job_id, status=Job.Status.QUEUED).update(heartbeat=None)
+    except DatabaseError:  # the job stays as it was: the job sweep sends it again later
+        log.warning("Job %s: could not note that its message was not sent", job_id, exc_info=True)
+    return False
 
 
 class JobReporter:
@@ -260,7 +278,7 @@ def jobs_sweep(*, now: datetime | None = None) -> dict[str, int]:
         task = _task(job.task)
         if job.status == Job.Status.QUEUED:
             if task is not None and seen.update(heartbeat=now):
-                send_task_safely(task, job.pk)
+                _send(task, job.pk)
                 counts["sent"] += 1
             continue
         safe_twice = task is not None and bool(getattr(task, "reject_on_worker_lost", False))
@@ -271,7 +289,7 @@ def jobs_sweep(*, now: datetime | None = None) -> dict[str, int]:
                 progress=0,
                 heartbeat=now,
             ):
-                send_task_safely(task, job.pk)
+                _send(task, job.pk)
                 counts["restarted"] += 1
                 log.warning("Job %s (%s) lost its worker: queued again", job.pk, job.label)
             continue
@@ -280,3 +298,25 @@ def jobs_sweep(*, now: datetime | None = None) -> dict[str, int]:
             counts["failed"] += 1
             log.warning("Job %s (%s) lost its worker: marked failed", job.pk, job.label)
     return counts
+
+
+def unsent_jobs_sweep(*, limit: int = 200) -> int:
+    """Send every queued job whose message the broker did not take (its ``heartbeat`` is empty).
+
+    Beat runs it every ``SWEEP_SECONDS``, so a job queued while the broker was away runs seconds
+    after it is back. Cheap when there is none: one query on the index of (status, heartbeat).
+    Safe beside itself: a job is sent by the run that stamps its heartbeat. Returns how many were
+    sent (a send that fails again leaves the job for the next sweep).
+    """
+    now = timezone.now()
+    unsent = Job.objects.filter(status=Job.Status.QUEUED, heartbeat__isnull=True)
+    sent = 0
+    for pk, name in unsent.order_by("created").values_list("pk", "task")[:limit]:
+        task = _task(name)
+        if task is None:
+            continue
+        if unsent.filter(pk=pk).update(heartbeat=now) and _send(task, pk):
+            sent += 1
+    if sent:
+        log.info("Sent %s job(s) the broker had not taken", sent)
+    return sent

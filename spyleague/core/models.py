@@ -6,7 +6,8 @@ a person can read. Pages poll the row (htmx) to show a progress bar.
 
 While a run works, its worker touches ``heartbeat`` every few seconds; a running job whose
 heartbeat stopped lost its worker, and the job sweep (``jobs.jobs_sweep``) runs it again or
-marks it failed, saying so.
+marks it failed, saying so. A queued job whose ``heartbeat`` is empty was never sent (the broker
+was away): ``jobs.unsent_jobs_sweep`` sends it once the broker is back.
 """
 
 from __future__ import annotations
@@ -64,12 +65,15 @@ class Job(models.Model):
     # What its page says when a worker stopped under it (see jobs.jobs_sweep).
     RESTARTED = "Restarted after its worker stopped."
     WORKER_LOST = "Failed: its worker stopped before it finished."
+    UNSENT = "The job queue could not be reached: it is sent as soon as it answers again."
 
     @property
     def note(self) -> str:
         """Said beside its status: that it was restarted, if it was; that its worker has been
         silent (or no worker has taken it) for a while, and what happens then."""
         notes = [self.RESTARTED] if self.restarted else []
+        if self.status == self.Status.QUEUED and self.heartbeat is None:
+            notes.append(self.UNSENT)  # its message did not reach the broker (see jobs.unsent_jobs_sweep)
         if self.silence:
             seconds = round(self.silence)
             lost = round(settings.JOB_LOST_SECONDS)

@@ -34,3 +34,14 @@ def sweep_jobs() -> dict[str, int]:
     from .jobs import jobs_sweep
 
     return jobs_sweep()
+
+
+@shared_task(
+    name="spyleague.core.tasks.sweep_unsent_jobs", time_limit=60, soft_time_limit=50, acks_late=False
+)
+def sweep_unsent_jobs() -> int:
+    """Celery beat: send the queued jobs whose message the broker did not take (see
+    ``unsent_jobs_sweep``). Acknowledged at once: the next sweep does the work of a lost one."""
+    from .jobs import unsent_jobs_sweep
+
+    return unsent_jobs_sweep()

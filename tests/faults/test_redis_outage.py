@@ -81,6 +81,17 @@ def race_move(client: Client, match_id: int) -> int:
     return int(answer.body["version"])
 
 
+def entrants(organiser: Client, club: str, event: int, count: int) -> None:
+    """``count`` guests of the club registered for the event and checked in."""
+    for i in range(count):
+        guest = organiser.post(f"/api/clubs/{club}/guests/", {"name": f"Guest {i}"})
+        assert guest.status == 201, guest
+        entrant = organiser.post(f"/api/events/{event}/register/", {"player": guest.body["player"]["id"]})
+        assert entrant.status == 201, entrant
+        checked = organiser.post(f"/api/events/{event}/entrants/{entrant.body['id']}/check-in/")
+        assert checked.ok, checked
+
+
 def pages(client: Client, paths: dict[str, str]) -> dict[str, float]:
     """Fetch each page; each must answer 200 within ``PAGE_SECONDS``. Their times, by name."""
     times = {}
@@ -120,6 +131,7 @@ def outage(site: Site) -> None:
     assert club.status == 201, club
     event = ann.post("/api/events/", {"club": club.body["slug"], "name": "Outage Open", "game": "black-spy"})
     assert event.status == 201, event
+    entrants(ann, club.body["slug"], event.body["id"], 4)  # a table of four, paired while Redis is away
     # Two matches against bots; the worker plays the bots' first moves.
     a = new_match(ann, game="black-spy", seats=3, start=True, fill_with="random")["id"]
     b = new_match(ann, game="black-spy", seats=3, start=True, fill_with="random")["id"]
@@ -176,6 +188,13 @@ def outage(site: Site) -> None:
         what="every race stream to announce the race move made without Redis, with its progress",
     )
     times["after the move"] = pages(ann, paths)
+    # A job queued meanwhile (pairing the first round): answered at once, and its page says that
+    # the job queue could not be reached.
+    pairing = ann.post(f"/api/events/{event.body['id']}/pair/")
+    assert pairing.status == 202 and pairing.seconds < PAGE_SECONDS, pairing
+    job = pairing.body["id"]
+    waiting = ann.get(f"/api/jobs/{job}/")
+    assert waiting.body["status"] == "queued" and "could not be reached" in waiting.body["note"], waiting
     # The streams keep trying to subscribe while Redis stays away (a page left open through a
     # long outage): let each of them try and fail twice more, looking at the database meanwhile.
     wait_until(
@@ -218,6 +237,15 @@ def outage(site: Site) -> None:
         what="the bots of match A, whose turn was lost with Redis, to move",
     )
     times["bots"]["A moved after"] = round(time.monotonic() - back, 3)
+    # The job queued without Redis runs now, not once the job sweep gives its message up for lost
+    # (JOB_LOST_SECONDS, two minutes).
+    ran = wait_until(
+        lambda: (answer := ann.get(f"/api/jobs/{job}/").body)["status"] in ("done", "failed") and answer,
+        timeout=HEAL_SECONDS - (time.monotonic() - back),
+        what="the job queued without Redis to run",
+    )
+    assert ran["status"] == "done", ran
+    times["job"] = {"done after": round(time.monotonic() - back, 3)}
     wait_until(lambda: subscribers(site, race) >= 1, timeout=5, what="the race feeds to subscribe again")
     raced = race_move(ann, race)
     wait_until(lambda: all(s.saw_version(raced) for s in racing), timeout=5, what="the race streams to go on")

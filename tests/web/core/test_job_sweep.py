@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from spyleague.core import jobs
-from spyleague.core.jobs import JobReporter, jobs_sweep, run_job
+from spyleague.core.jobs import JobReporter, jobs_sweep, run_job, unsent_jobs_sweep
 from spyleague.core.models import Job
 
 RATINGS = "spyleague.ratings.tasks.recompute_ratings_task"  # safe to run twice
@@ -44,7 +44,12 @@ def lost_job(*, task: str, attempts: int = 1, seconds_ago: float = 600, **fields
 def sent(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """What the sweep sends to the workers (kept here, not run)."""
     messages: list[tuple[str, int]] = []
-    monkeypatch.setattr(jobs, "send_task_safely", lambda task, job_id: messages.append((task.name, job_id)))
+
+    def send(task: Any, job_id: int) -> bool:
+        messages.append((task.name, job_id))
+        return True
+
+    monkeypatch.setattr(jobs, "send_task_safely", send)
     return messages
 
 
@@ -227,3 +232,73 @@ def test_the_page_of_a_job_whose_worker_went_silent_says_so_before_the_sweep_act
     assert "No worker has taken it for 50 s" in page(waiting)
     Job.objects.filter(pk=silent.pk).update(status=Job.Status.DONE)
     assert "No word" not in page(silent)
+
+
+class Broker:
+    """Stands for the broker as ``send_task_safely`` sees it: away (takes nothing) or back."""
+
+    def __init__(self) -> None:
+        self.away = True
+        self.sent: list[tuple[str, int]] = []
+
+    def send(self, task: Any, job_id: int) -> bool:
+        if self.away:
+            return False
+        self.sent.append((task.name, job_id))
+        return True
+
+
+@pytest.fixture
+def broker(monkeypatch: pytest.MonkeyPatch) -> Broker:
+    broker = Broker()
+    monkeypatch.setattr(jobs, "send_task_safely", broker.send)
+    return broker
+
+
+@pytest.mark.django_db
+def test_a_job_queued_while_the_broker_is_away_is_sent_by_the_next_sweep_and_its_page_says_so(
+    client: Any,
+    organiser: Any,
+    broker: Broker,
+    django_capture_on_commit_callbacks: Any,
+    django_assert_num_queries: Any,
+) -> None:
+    """Not once the job sweep gives its message up for lost (two minutes and more): the broker
+    never took it, and the row says so."""
+    from spyleague.ratings.services import ratings_recompute_queue
+
+    with django_capture_on_commit_callbacks(execute=True):
+        job = ratings_recompute_queue(game="spy-vs-spy", user=organiser)
+    job.refresh_from_db()
+    assert job.status == Job.Status.QUEUED and job.heartbeat is None
+    assert job.note == Job.UNSENT
+    client.force_login(organiser)
+    assert Job.UNSENT in client.get(reverse("job", args=[job.pk])).content.decode()
+    assert unsent_jobs_sweep() == 0  # still away: it stays as it is for the next sweep
+    job.refresh_from_db()
+    assert job.heartbeat is None
+
+    broker.away = False
+    assert unsent_jobs_sweep() == 1
+    assert broker.sent == [(RATINGS, job.pk)]
+    job.refresh_from_db()
+    assert job.status == Job.Status.QUEUED and job.heartbeat is not None and job.note == ""
+    with django_assert_num_queries(1):
+        assert unsent_jobs_sweep() == 0  # nothing more to send: one query
+
+
+@pytest.mark.django_db
+def test_a_lost_job_whose_new_message_is_not_taken_is_left_for_the_unsent_sweep(broker: Broker) -> None:
+    job = lost_job(task=RATINGS)
+    assert jobs_sweep()["restarted"] == 1
+    job.refresh_from_db()
+    assert job.status == Job.Status.QUEUED and job.heartbeat is None
+    assert job.note == f"{Job.RESTARTED} {Job.UNSENT}"
+    broker.away = False
+    assert unsent_jobs_sweep() == 1 and broker.sent == [(RATINGS, job.pk)]
+
+
+def test_beat_sends_the_unsent_jobs_as_often_as_it_asks_the_bots(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["send-unsent-jobs"]
+    assert entry["task"] == "spyleague.core.tasks.sweep_unsent_jobs"
+    assert entry["schedule"] == settings.SWEEP_SECONDS
