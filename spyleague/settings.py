@@ -286,7 +286,8 @@ CELERY_BEAT_SCHEDULE = {
 # (a bot's turn, a job: spyleague.core.queue.send_task_safely) answers at once even when the
 # broker is away, and the sweeps catch up later. So connecting to the broker gives up after a
 # second, a command on a connection that stopped answering after a few, and a send retries once,
-# at once. (Worker-side broker options, such as a visibility_timeout, belong in the same dict.)
+# at once; the request itself waits for a send half a second at most (queue.DEADLINE_SECONDS).
+# (Worker-side broker options, such as a visibility_timeout, belong in the same dict.)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "socket_connect_timeout": 1.0,
     "socket_timeout": 3.0,

@@ -9,6 +9,14 @@ does not answer at all costs a send its timeouts, so after such a slow failure s
 skipped for ``QUIET_SECONDS`` rather than make every request wait. The sweeps catch up with
 what was not sent.
 
+A Redis that does not answer at all (its host gone, the network cut, the process stopped) is
+worse than one that refuses: each call waits for its socket timeouts, and a send to the broker
+retries, so a move made then answered after 8 to 11 s (measured by hand, Redis stopped with
+SIGSTOP). So every such call goes through ``within_deadline``: it runs in a thread beside its
+caller, who waits for it ``DEADLINE_SECONDS`` at most and then goes on as if it had failed
+slowly, while the call ends by itself. A request thus waits on Redis for at most that long per
+service, once per quiet period.
+
 How long a send may take is set in settings ("publishing from the web process"): the broker
 connection's timeouts, and one retry at once (``CELERY_TASK_PUBLISH_RETRY_POLICY``).
 """
@@ -16,7 +24,13 @@ connection's timeouts, and one retry at once (``CELERY_TASK_PUBLISH_RETRY_POLICY
 from __future__ import annotations
 
 import logging
+import os
+import threading
 import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
+from queue import SimpleQueue
 from typing import Any
 
 from django.conf import settings
@@ -25,6 +39,7 @@ log = logging.getLogger(__name__)
 
 QUIET_SECONDS = 5.0  # how long a service that failed slowly is skipped
 SLOW_SECONDS = 0.5  # a failure that took longer than this was a timeout, not a refusal
+DEADLINE_SECONDS = 0.5  # the longest a caller waits on one call to Redis (then it goes on beside it)
 
 
 class Outage:
@@ -43,7 +58,11 @@ class Outage:
     def failed(self, *, started: float) -> None:
         """A call begun at ``started`` (``time.monotonic()``) failed."""
         if time.monotonic() - started > SLOW_SECONDS:
-            self._until = time.monotonic() + QUIET_SECONDS
+            self.timed_out()
+
+    def timed_out(self) -> None:
+        """A call did not answer in time: skip the service for ``QUIET_SECONDS``."""
+        self._until = time.monotonic() + QUIET_SECONDS
 
     def over(self) -> None:
         self._until = 0.0
@@ -52,10 +71,72 @@ class Outage:
 BROKER = Outage()
 
 
+class TooSlow(TimeoutError):
+    """A call to Redis did not answer within ``DEADLINE_SECONDS`` (it goes on beside its caller)."""
+
+
+class _Beside:
+    """The threads that make the calls of ``within_deadline``: as many as are busy at once.
+
+    Daemon threads, so that a call stuck on a Redis that does not answer never holds up the end
+    of the process; started when needed, and again in a forked child (a Celery pool process, a
+    gunicorn worker), which inherits none of its parent's threads.
+    """
+
+    def __init__(self) -> None:
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._calls: SimpleQueue[tuple[Callable[[], Any], Future[Any]]] = SimpleQueue()
+        self._lock = threading.Lock()
+        self._idle = 0
+
+    def submit[T](self, call: Callable[[], T]) -> Future[T]:
+        future: Future[T] = Future()
+        with self._lock:
+            start = self._idle == 0
+            if not start:
+                self._idle -= 1  # this call is that thread's
+        if start:
+            threading.Thread(target=self._work, name="redis-call", daemon=True).start()
+        self._calls.put((call, future))
+        return future
+
+    def _work(self) -> None:
+        while True:
+            call, future = self._calls.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(call())
+                except BaseException as exc:
+                    future.set_exception(exc)
+            with self._lock:
+                self._idle += 1
+
+
+_BESIDE = _Beside()
+
+
+def within_deadline[T](outage: Outage, call: Callable[[], T]) -> T:
+    """``call()``, one call to Redis or the broker, waiting for it ``DEADLINE_SECONDS`` at most.
+
+    Returns what it returns and raises what it raises; when it has not answered in time, raises
+    ``TooSlow`` and marks ``outage`` (so the next callers skip the service for a while) while the
+    call ends by itself in its thread.
+    """
+    future = _BESIDE.submit(call)
+    try:
+        return future.result(timeout=DEADLINE_SECONDS)
+    except FutureTimeout:
+        outage.timed_out()
+        raise TooSlow(f"no answer within {DEADLINE_SECONDS} s") from None
+
+
 def send_task_safely(task: Any, *args: Any, countdown: float | None = None) -> bool:
     """Queue ``task(*args)`` (after ``countdown`` seconds); False when the broker did not take it.
 
-    Never raises for the broker, and never waits on it for more than its connection timeouts.
+    Never raises for the broker, and never waits on it for more than ``DEADLINE_SECONDS``.
     The task's result is not kept: the site reads what a task did from the database, and asking
     for a result would make every send subscribe to the result backend as well, which with
     Redis away retries for about 20 s before it gives up.
@@ -71,7 +152,7 @@ def send_task_safely(task: Any, *args: Any, countdown: float | None = None) -> b
         return False
     started = time.monotonic()
     try:
-        task.apply_async(args, countdown=countdown, ignore_result=True)
+        within_deadline(BROKER, lambda: task.apply_async(args, countdown=countdown, ignore_result=True))
     except Exception:
         BROKER.failed(started=started)
         log.warning("Could not queue %s%r: the broker is away", task.name, args, exc_info=True)

@@ -8,9 +8,10 @@ Nothing goes through one process's memory.
 Redis is a shortcut, never a dependency: a notice that cannot be published is logged and
 dropped (the streams look at the database now and then anyway), and a stream whose
 subscription fails, or that Redis drops, looks at the database often until it can subscribe
-again. Every connection gives up quickly (``CONNECT_SECONDS``), and after a try that timed out
-(a Redis that does not answer at all) a process skips publishing for a few seconds
-(``PUBLISHING``), so nothing waits on a Redis that is away.
+again. Every connection gives up quickly (``CONNECT_SECONDS``), a publish is waited for
+``queue.DEADLINE_SECONDS`` at most, and after a try that timed out (a Redis that does not answer
+at all) a process skips publishing for a few seconds (``PUBLISHING``), so nothing waits on a
+Redis that is away.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ..core.queue import Outage
+from ..core.queue import Outage, within_deadline
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +65,7 @@ def publish(match_id: int, version: int) -> None:
         return
     started = time.monotonic()
     try:
-        _redis().publish(channel(match_id), str(version))
+        within_deadline(PUBLISHING, lambda: _redis().publish(channel(match_id), str(version)))
     except Exception:  # a lost notice is caught up by the stream's own version check
         PUBLISHING.failed(started=started)
         log.warning("Could not publish match %s version %s to Redis", match_id, version, exc_info=True)

@@ -49,6 +49,7 @@ from django.utils import timezone
 
 from games import get_engine
 
+from ..core.queue import within_deadline
 from . import live
 from .models import Match, Move
 from .state import match_state
@@ -251,7 +252,8 @@ def bots_follow_up(*, match_id: int) -> float | None:
         return None  # Redis timed out moments ago: the pages' ticks and the bot sweep drive the bots
     started = time.monotonic()
     try:
-        if not _redis().set(f"spyleague:race-bots:{match_id}", "1", nx=True, px=max(1, int(delay * 1000))):
+        key, ms = f"spyleague:race-bots:{match_id}", max(1, int(delay * 1000))
+        if not within_deadline(live.PUBLISHING, lambda: _redis().set(key, "1", nx=True, px=ms)):
             return None  # a run is already waiting
     except Exception:  # without Redis the pages' ticks still drive the bots
         live.PUBLISHING.failed(started=started)

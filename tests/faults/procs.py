@@ -128,6 +128,15 @@ class Redis(Process):
         super().start()
         wait_until(self.ping, timeout=15, what="Redis to answer")
 
+    def pause(self) -> None:
+        """Stop the process without closing anything (SIGSTOP): connections and new connects are
+        accepted by the system but never answered, as when Redis's host or network is gone."""
+        self.signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.signal(signal.SIGCONT)
+        wait_until(self.ping, timeout=15, what="Redis to answer again")
+
     def ping(self) -> bool:
         with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
             s.sendall(b"PING\r\n")

@@ -8,6 +8,7 @@ stream that kept its connection would starve the pages at once.
 
 from __future__ import annotations
 
+import http.client
 import time
 from typing import Any
 
@@ -268,3 +269,110 @@ def outage(site: Site) -> None:
     assert worker.running, worker.output()[-3000:]
     assert beat.running, beat.output()[-3000:]
     print(f"\nRedis outage, seconds: {times}")
+
+
+def test_a_redis_that_does_not_answer_holds_up_no_move_and_no_page(deployment: Site) -> None:
+    """Redis stopped with SIGSTOP: connections open but nothing answers, as when its host or the
+    network is gone. Every call then waits for its timeouts (a move answered after 8 to 11 s, found
+    by hand); each may hold a request up for ``queue.DEADLINE_SECONDS`` at most, once per quiet
+    period of each web process."""
+    with logs_on_failure(deployment):
+        hung(deployment)
+
+
+def race_tick(site: Site, match_id: int) -> float:
+    """A race page's tick (the page asks a few times a second while bots race); its seconds."""
+    page = http.client.HTTPConnection("127.0.0.1", site.port, timeout=10)
+    page.request("GET", f"/play/matches/{match_id}/")
+    answer = page.getresponse()
+    answer.read()
+    cookie = answer.getheader("Set-Cookie") or ""
+    token = cookie.split("csrftoken=", 1)[1].split(";", 1)[0]
+    started = time.monotonic()
+    page.request(
+        "POST",
+        f"/play/matches/{match_id}/race/tick/",
+        body="v=0",
+        headers={
+            "Cookie": f"csrftoken={token}",
+            "X-CSRFToken": token,
+            "Content-Type": "application/x-www-form-urlencoded",
+        },
+    )
+    tick = page.getresponse()
+    tick.read()
+    page.close()
+    assert tick.status in (200, 204), tick.status
+    return time.monotonic() - started
+
+
+def hung(site: Site) -> None:
+    from spyleague.core.queue import QUIET_SECONDS
+
+    site.env["SPYLEAGUE_SWEEP_SECONDS"] = str(SWEEP_SECONDS)
+    web, worker, beat = site.web(), site.worker(), site.beat()
+    web.start()
+    worker.start()
+    beat.start()
+    site.wait_web()
+    ann = sign_up(site, "ann")
+    # Three matches against bots (each move makes a bot's turn due: one per quiet period), and a
+    # race against a slow bot whose page ticks.
+    matches = [
+        new_match(ann, game="black-spy", seats=3, start=True, fill_with="random")["id"] for _ in range(3)
+    ]
+    for match in matches:
+        wait_until(lambda: my_turn(ann, match), timeout=20, what="the bots to play")  # noqa: B023
+    race = new_match(
+        ann,
+        game="spy-vs-spy",
+        seats=2,
+        start=True,
+        fill_with="heuristic",
+        options={"bot_cards_per_minute": 60},
+    )["id"]
+    streams = [match_events(site, matches[0]) for _ in range(2)]
+    wait_until(lambda: all_opened(streams), timeout=10, what="the event streams to open")
+    paths = {
+        "home": "/",
+        "lobby": "/play/",
+        "match": f"/play/matches/{matches[0]}/",
+        "api": f"/api/matches/{race}/",
+    }
+
+    site.redis.pause()
+    paused = time.monotonic()
+    times: dict[str, Any] = {"moves": [], "race": 0, "ticks": []}
+    made: dict[int, list[Any]] = {}
+    # Longer than a quiet period after each match's move, so that each web process tries Redis
+    # again, more than once: the race moves and ticks, and the pages, meanwhile.
+    for match in matches:
+        made[match], _ = move_until_a_bot_is_due(ann, match)
+        times["moves"] += [seconds for _, _, seconds in made[match]]
+        until = time.monotonic() + QUIET_SECONDS + 0.5
+        while time.monotonic() < until:
+            if ann.get(f"/api/matches/{race}/").body["legal"]:
+                race_move(ann, race)  # answered within PAGE_SECONDS
+                times["race"] += 1
+            tick = race_tick(site, race)
+            assert tick < PAGE_SECONDS, tick
+            times["ticks"].append(round(tick, 3))
+            pages(ann, paths)
+    times["pages"] = pages(ann, paths)
+    times["hung for"] = round(time.monotonic() - paused, 3)
+
+    site.redis.resume()
+    back = time.monotonic()
+    for match in matches:
+        wait_until(
+            lambda: ann.get(f"/api/matches/{match}/").body["version"] > made[match][-1][0] + 1,  # noqa: B023
+            timeout=HEAL_SECONDS - (time.monotonic() - back),
+            what="the bots whose turn came while Redis did not answer to move",
+        )
+    times["bots moved after"] = round(time.monotonic() - back, 3)
+    last = ann.get(f"/api/matches/{matches[0]}/").body["version"]
+    wait_until(lambda: all(s.saw_version(last) for s in streams), timeout=HEAL_SECONDS, what="the streams")
+    for match in [*matches, race]:
+        check_served_state(site, ann, match)
+    assert worker.running and beat.running
+    print(f"\nRedis not answering, seconds: {times}")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import os
+import threading
+import time
 from typing import Any
 
 import pytest
@@ -73,3 +76,92 @@ def test_a_notice_that_cannot_be_published_is_dropped(caplog: pytest.LogCaptureF
         assert "Could not publish match 1 version 2" in caplog.text
     finally:
         live._redis.cache_clear()
+
+
+class Stuck:
+    """A call that does not answer until released, as on a Redis that was stopped (SIGSTOP)."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+        self.calls: list[Any] = []
+
+    def __call__(self, *args: Any, **options: Any) -> None:
+        self.calls.append(args)
+        self.release.wait(30)
+
+
+@pytest.fixture
+def stuck() -> Any:
+    call = Stuck()
+    yield call
+    call.release.set()
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=False)
+def test_a_send_to_a_broker_that_does_not_answer_is_given_up_after_the_deadline(
+    monkeypatch: pytest.MonkeyPatch, stuck: Stuck
+) -> None:
+    """Not after its socket timeouts and a retry: a move answered after 8 to 11 s that way."""
+    monkeypatch.setattr(tasks.run_bots, "apply_async", stuck)
+    started = time.monotonic()
+    assert queue.send_task_safely(tasks.run_bots, 7) is False
+    assert queue.DEADLINE_SECONDS <= time.monotonic() - started < queue.DEADLINE_SECONDS + 0.5
+    assert queue.BROKER.ongoing()
+    assert queue.send_task_safely(tasks.run_bots, 8) is False  # skipped at once, not tried
+    assert stuck.calls == [((7,),)]  # apply_async((7,), ...)
+
+
+@override_settings(REDIS_URL="redis://127.0.0.1:1/0")
+def test_a_publish_to_a_redis_that_does_not_answer_is_given_up_after_the_deadline(
+    monkeypatch: pytest.MonkeyPatch, stuck: Stuck
+) -> None:
+    live.PUBLISHING.over()
+
+    class Redis:
+        publish = stuck
+
+    monkeypatch.setattr(live, "_redis", Redis)
+    try:
+        started = time.monotonic()
+        live.publish(1, 2)
+        assert time.monotonic() - started < queue.DEADLINE_SECONDS + 0.5
+        assert live.PUBLISHING.ongoing()
+        live.publish(1, 3)  # skipped
+        assert stuck.calls == [(live.channel(1), "2")]
+    finally:
+        live.PUBLISHING.over()
+
+
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
+def test_calls_within_the_deadline_run_in_a_forked_child_too() -> None:
+    """A Celery pool process or a gunicorn worker is a fork: it has none of its parent's threads."""
+    assert queue.within_deadline(queue.BROKER, lambda: 1) == 1  # the parent has a thread now
+    child = os.fork()
+    if child == 0:
+        try:
+            os._exit(0 if queue.within_deadline(queue.BROKER, lambda: 2) == 2 else 1)
+        except BaseException:
+            os._exit(2)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_calls_within_the_deadline_return_and_raise_as_they_would() -> None:
+    assert queue.within_deadline(queue.BROKER, lambda: "answer") == "answer"
+
+    def refused() -> None:
+        raise OperationalError("Connection refused.")
+
+    with pytest.raises(OperationalError):
+        queue.within_deadline(queue.BROKER, refused)
+    assert not queue.BROKER.ongoing()
+    results = []
+    threads = [
+        threading.Thread(target=lambda i=i: results.append(queue.within_deadline(queue.BROKER, lambda: i)))
+        for i in range(20)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == list(range(20))
