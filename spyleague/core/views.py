@@ -22,6 +22,7 @@ from ..clubs.services import player_ensure_for_user
 from ..tournaments.models import Event
 from .forms import ProfileForm, SignupForm
 from .models import Job
+from .queue import BROKER, within_deadline
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -97,11 +98,16 @@ def health(request: HttpRequest) -> JsonResponse:
     else:
         from spyleague.celery import app
 
-        try:
+        def connect() -> str:
             with app.connection_for_write() as conn:
                 # One try: a broker that is away answers "not ok" at once, not after a retry.
                 conn.ensure_connection(max_retries=0, timeout=2)
-            report["broker"] = {"ok": True, "mode": "broker", "transport": conn.transport_cls}
+                return str(conn.transport_cls)
+
+        try:
+            # A broker that does not answer at all is reported as soon as any call to it gives up.
+            transport = within_deadline(BROKER, connect)
+            report["broker"] = {"ok": True, "mode": "broker", "transport": transport}
         except Exception as exc:
             report["broker"] = {"ok": False, "mode": "broker", "error": str(exc)}
     ok = all(part["ok"] for part in report.values())

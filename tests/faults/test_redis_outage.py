@@ -359,6 +359,10 @@ def hung(site: Site) -> None:
             times["ticks"].append(round(tick, 3))
             pages(ann, paths)
     times["pages"] = pages(ann, paths)
+    health = ann.get("/health/")
+    assert health.status == 503 and health.body["broker"]["ok"] is False, health
+    assert health.seconds < PAGE_SECONDS, health
+    times["health"] = round(health.seconds, 3)
     times["hung for"] = round(time.monotonic() - paused, 3)
 
     site.redis.resume()
