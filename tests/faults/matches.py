@@ -171,12 +171,14 @@ def race_events(site: Site, match_id: int) -> EventStream:
 
 REPLAY = """
 import json
+from django.db import transaction
 from games import get_engine
 from spyleague.play.models import Match, Move
 
-match = Match.objects.get(pk={match_id})
+with transaction.atomic():  # under the match's lock, as moves are made: its log and version agree
+    match = Match.objects.select_for_update().get(pk={match_id})
+    moves = list(Move.objects.filter(match=match).order_by("number").values_list("number", "seat", "action"))
 engine = get_engine(match.game)
-moves = list(Move.objects.filter(match=match).order_by("number").values_list("number", "seat", "action"))
 problems = []
 if [n for n, _, _ in moves] != list(range(1, len(moves) + 1)):
     problems.append(f"move numbers {{[n for n, _, _ in moves]}} are not 1..{{len(moves)}}")

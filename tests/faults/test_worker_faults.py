@@ -70,13 +70,16 @@ print(match.pk)
 
 # Replays a match's move log through the engine: every move was its seat's to make, once.
 REPLAY = """
+from django.db import transaction
 from games import get_engine
 from spyleague.play.models import Match
-match = Match.objects.get(pk={pk})
+with transaction.atomic():  # under the match's lock, as moves are made: its log and version agree
+    match = Match.objects.select_for_update().get(pk={pk})
+    log = list(match.moves.order_by("number"))
 engine = get_engine(match.game)
 state = engine.start(match.seats, match.seed, match.options)
 numbers = []
-for move in match.moves.order_by("number"):
+for move in log:
     assert move.seat in engine.to_act(state), (move.number, move.seat)
     state = engine.apply(state, move.seat, move.action)
     numbers.append(move.number)
