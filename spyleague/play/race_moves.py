@@ -99,11 +99,13 @@ def publish_update(match_id: int, version: int, message: str, *, move: dict[str,
     instead of reading the log (``state.advance_state``). It is stripped before the update goes
     to any page: a racer's pick after the race is hidden until everyone has picked.
 
-    Never fails and never waits on a Redis that is away: the processes' feeds then look at the
-    database and build the update themselves (``feeds``).
+    Never fails and never waits on a Redis that is away (nor more than ``queue.DEADLINE_SECONDS``
+    on one that does not answer): the processes' feeds then look at the database and build the
+    update themselves (``feeds``).
     """
     from django.conf import settings
 
+    from ..core.queue import within_deadline
     from . import live
 
     if not settings.REDIS_URL or live.PUBLISHING.ongoing():
@@ -111,7 +113,7 @@ def publish_update(match_id: int, version: int, message: str, *, move: dict[str,
     payload = message if move is None else f"{message}\n{json.dumps(move)}"
     started = time.monotonic()
     try:
-        live._redis().publish(live.race_channel(match_id), payload)
+        within_deadline(live.PUBLISHING, lambda: live._redis().publish(live.race_channel(match_id), payload))
     except Exception:
         live.PUBLISHING.failed(started=started)
         log.warning("Could not publish the update of match %s version %s", match_id, version, exc_info=True)

@@ -165,3 +165,25 @@ def test_calls_within_the_deadline_return_and_raise_as_they_would() -> None:
     for thread in threads:
         thread.join()
     assert sorted(results) == list(range(20))
+
+
+@override_settings(REDIS_URL="redis://127.0.0.1:1/0")
+def test_a_race_update_to_a_redis_that_does_not_answer_is_given_up_after_the_deadline(
+    monkeypatch: pytest.MonkeyPatch, stuck: Stuck
+) -> None:
+    from spyleague.play import race_moves
+
+    live.PUBLISHING.over()
+
+    class Redis:
+        publish = stuck
+
+    monkeypatch.setattr(live, "_redis", Redis)
+    try:
+        started = time.monotonic()
+        race_moves.publish_update(1, 2, '{"t": "u", "v": 2}')
+        assert time.monotonic() - started < queue.DEADLINE_SECONDS + 0.5
+        assert live.PUBLISHING.ongoing()
+        assert stuck.calls == [(live.race_channel(1), '{"t": "u", "v": 2}')]
+    finally:
+        live.PUBLISHING.over()
