@@ -152,7 +152,8 @@ def send_task_safely(task: Any, *args: Any, countdown: float | None = None) -> b
         return False
     started = time.monotonic()
     try:
-        within_deadline(BROKER, lambda: task.apply_async(args, countdown=countdown, ignore_result=True))
+        apply = task.apply_async  # the task as this thread sees it (Celery's current app is per thread)
+        within_deadline(BROKER, lambda: apply(args, countdown=countdown, ignore_result=True))
     except Exception:
         BROKER.failed(started=started)
         log.warning("Could not queue %s%r: the broker is away", task.name, args, exc_info=True)

@@ -160,7 +160,7 @@ def outage(site: Site, worker: Process, *, kill: bool, what: str) -> None:
 
     # Back in its event loop (after "Connected to redis" it still sets up its consumers): a loss
     # now is seen as a lost connection, not as a failed start.
-    broker = Celery(broker=site.env["CELERY_BROKER_URL"])
+    broker = Celery(broker=site.env["CELERY_BROKER_URL"], set_as_current=False)
     wait_until(lambda: broker.control.ping(timeout=0.5), timeout=30, what="the worker to answer a ping")
     connected = worker.output().count("Connected to redis")
     lost = worker.output().count("Connection to broker lost")
@@ -192,7 +192,7 @@ def test_a_worker_rides_out_redis_outages_and_runs_the_next_job(deployment: Site
 
     # A message the worker holds unacknowledged until its countdown is up (as it holds the Spy vs
     # Spy bots' next run): the outage that used to stop the worker for good.
-    eta = Celery(broker=site.env["CELERY_BROKER_URL"]).send_task(
+    eta = Celery(broker=site.env["CELERY_BROKER_URL"], set_as_current=False).send_task(
         "spyleague.play.tasks.sweep_timeouts", countdown=600
     )
     wait_until(lambda: f"[{eta.id}] received" in worker.output(), timeout=20, what="the worker to hold it")

@@ -187,3 +187,23 @@ def test_a_race_update_to_a_redis_that_does_not_answer_is_given_up_after_the_dea
         assert stuck.calls == [(live.race_channel(1), '{"t": "u", "v": 2}')]
     finally:
         live.PUBLISHING.over()
+
+
+@override_settings(CELERY_TASK_ALWAYS_EAGER=False)
+def test_a_send_goes_to_the_task_as_the_caller_sees_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Celery's current app is per thread: the send is made beside the caller, to the task the
+    caller's thread resolves (a second app made current here, as a test or a script may)."""
+    from celery import Celery
+
+    from spyleague.celery import app
+
+    other = Celery("other", broker="memory://")  # now the current app of this thread
+    try:
+        sent: list[Any] = []
+        seen_here = tasks.run_bots._get_current_object()  # the other app's run_bots
+        monkeypatch.setattr(seen_here, "apply_async", lambda args, **options: sent.append(args))
+        assert queue.send_task_safely(tasks.run_bots, 7) is True
+        assert sent == [(7,)]
+    finally:
+        app.set_current()
+        other.close()
