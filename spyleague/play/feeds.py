@@ -37,7 +37,15 @@ from typing import Any
 
 from django.conf import settings
 
-from .live import SUBSCRIBE_SECONDS, channel, race_channel, redis_options
+from .live import (
+    PING_SECONDS,
+    SUBSCRIBE_SECONDS,
+    Heartbeat,
+    channel,
+    close_pubsub,
+    race_channel,
+    redis_options,
+)
 
 log = logging.getLogger(__name__)
 
@@ -134,7 +142,7 @@ class Feeds:
     async def _start(self, feed: Feed) -> None:
         """A newly watched match: subscribe to it, look up its version, keep the feeds fed."""
         try:
-            if self.redis:
+            if self.redis and not self.away:  # (while Redis is away the listener subscribes once it is back)
                 try:
                     await self._subscribe(feed.match_id)
                 except asyncio.CancelledError:
@@ -166,7 +174,7 @@ class Feeds:
         self.tasks = []
         pubsub, self.pubsub, client, self.client = self.pubsub, None, self.client, None
         if pubsub is not None:
-            asyncio.get_running_loop().create_task(_close(pubsub, client))
+            asyncio.get_running_loop().create_task(close_pubsub(pubsub, client))
 
     async def run[R](self, fn: Callable[..., R], *args: Any) -> R:
         """Database work in this process's feed thread (one connection, given back after each use)."""
@@ -197,12 +205,15 @@ class Feeds:
     async def _listen(self) -> None:
         """With Redis: pass each message on to its match's feed. While Redis is away the looks
         at the database stand in for it (``away``), and this subscribes again now and then."""
+        beat = Heartbeat()  # a Redis that stopped answering looks merely quiet: it is pinged
         while True:
             pubsub = self.pubsub
             try:
                 if pubsub is None or not pubsub.subscribed:
                     raise ConnectionError("not subscribed")
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=PING_SECONDS / 2)
+                if message is None:
+                    await beat.check(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -211,13 +222,16 @@ class Feeds:
                 self.away = True
                 await asyncio.sleep(RECONNECT_SECONDS)
                 await self._reconnect(pubsub)
+                beat = Heartbeat()
                 continue
             if self.away:
                 log.info("Live updates come from Redis again")
                 self.away = False
                 self.look_soon = True  # for a move made before the subscription was back
             if message is not None:
-                self._dispatch(message)
+                beat.heard_from()
+                if message.get("type") != "pong":
+                    self._dispatch(message)
 
     async def _reconnect(self, broken: Any) -> None:
 
@@ -225,7 +239,7 @@ class Feeds:
             if self.pubsub is not broken:
                 return
             if broken is not None:
-                await _close(broken, self.client)
+                await close_pubsub(broken, self.client)
             import redis.asyncio as aioredis
 
             self.client = aioredis.Redis.from_url(settings.REDIS_URL, **redis_options())
@@ -356,15 +370,6 @@ def update_of(match_id: int) -> tuple[int, str, bool] | None:
         return None
     version, message = build(match)
     return version, message, match.status != Match.Status.PLAYING
-
-
-async def _close(pubsub: Any, client: Any) -> None:
-    try:
-        await pubsub.aclose()
-        if client is not None:
-            await client.aclose()
-    except Exception:
-        log.debug("Closing a live updates' Redis connection failed", exc_info=True)
 
 
 _FEEDS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Feeds] = weakref.WeakKeyDictionary()

@@ -33,7 +33,9 @@ CONNECT_SECONDS = 1.0  # connecting to Redis gives up after this
 COMMAND_SECONDS = 2.0  # and a command on a connection that stopped answering
 RESUBSCRIBE_SECONDS = 3.0  # while Redis is away, how often a stream tries to subscribe again
 POLL_SECONDS = 0.5  # and how often it looks at the database meanwhile
-SUBSCRIBE_SECONDS = CONNECT_SECONDS + COMMAND_SECONDS  # subscribing gives up after this
+SUBSCRIBE_SECONDS = 1.0  # subscribing gives up after this (a Redis that answers does in milliseconds)
+PING_SECONDS = 1.0  # a subscription that heard nothing for this long pings Redis
+PONG_SECONDS = 1.0  # and is taken for lost when no pong comes back within this
 
 PUBLISHING = Outage()  # this process's publishing to Redis, here and in ``realtime``
 
@@ -73,6 +75,33 @@ def publish(match_id: int, version: int) -> None:
         PUBLISHING.over()
 
 
+class Heartbeat:
+    """Whether a quiet subscription's Redis still answers.
+
+    A Redis whose host or network is gone, or whose process is stopped, leaves the connection
+    open and answers nothing: a subscription then looks merely quiet, and its pages would hear
+    of moves only at their slow looks at the database. So after ``PING_SECONDS`` with nothing
+    heard the subscription pings; any message (the pong included) is a sign of life, and none
+    within ``PONG_SECONDS`` of the ping makes ``check`` raise, as a dropped connection would.
+    """
+
+    def __init__(self) -> None:
+        self.heard = time.monotonic()
+        self.pinged = 0.0
+
+    def heard_from(self) -> None:
+        self.heard, self.pinged = time.monotonic(), 0.0
+
+    async def check(self, pubsub: Any) -> None:
+        now = time.monotonic()
+        if self.pinged:
+            if now - self.pinged > PONG_SECONDS:
+                raise TimeoutError(f"Redis did not answer a ping within {PONG_SECONDS} s")
+        elif now - self.heard > PING_SECONDS:
+            await asyncio.wait_for(pubsub.ping(), COMMAND_SECONDS)
+            self.pinged = now
+
+
 class Subscription:
     """An event stream's subscription to some channels, under ASGI, that survives Redis going away.
 
@@ -87,6 +116,7 @@ class Subscription:
         self.client: Any = None
         self.pubsub: Any = None
         self.retry_at = 0.0
+        self.beat = Heartbeat()
 
     async def open(self) -> bool:
         """Subscribe (before the stream's first look, so no move falls between); True if it did."""
@@ -98,13 +128,14 @@ class Subscription:
         try:
             await asyncio.wait_for(pubsub.subscribe(*self.channels), SUBSCRIBE_SECONDS)
         except asyncio.CancelledError:
-            await _close(pubsub, client)
+            await close_pubsub(pubsub, client)
             raise
         except Exception as exc:
-            await _close(pubsub, client)
+            await close_pubsub(pubsub, client)
             log.info("No live updates from Redis for now (%s): looking at the database", exc)
             return False
         self.client, self.pubsub = client, pubsub
+        self.beat = Heartbeat()
         return True
 
     async def wait(self, timeout: float) -> Any:
@@ -114,8 +145,21 @@ class Subscription:
         if self.pubsub is None:
             await asyncio.sleep(POLL_SECONDS)
             return None
+        end = time.monotonic() + timeout
         try:
-            return await self.pubsub.get_message(ignore_subscribe_messages=True, timeout=timeout)
+            while True:  # in slices, so that a Redis that stopped answering is noticed (``Heartbeat``)
+                left = max(0.0, end - time.monotonic())
+                message = await self.pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=min(left, PING_SECONDS / 2)
+                )
+                if message is not None:
+                    self.beat.heard_from()
+                    if message.get("type") != "pong":
+                        return message
+                else:
+                    await self.beat.check(self.pubsub)
+                if time.monotonic() >= end:
+                    return None
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # Redis went away: look at the database until it is back
@@ -127,10 +171,10 @@ class Subscription:
     async def close(self) -> None:
         pubsub, client, self.pubsub, self.client = self.pubsub, self.client, None, None
         if pubsub is not None:
-            await _close(pubsub, client)
+            await close_pubsub(pubsub, client)
 
 
-async def _close(pubsub: Any, client: Any) -> None:
+async def close_pubsub(pubsub: Any, client: Any) -> None:
     """Close a pub/sub and its client; closing drops the subscriptions (no need to unsubscribe)."""
     with suppress(Exception):
         await asyncio.wait_for(pubsub.aclose(), COMMAND_SECONDS)

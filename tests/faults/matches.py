@@ -169,6 +169,47 @@ def race_events(site: Site, match_id: int) -> EventStream:
     return EventStream(site, f"/play/matches/{match_id}/race/events/")
 
 
+@dataclass
+class RaceSocket:
+    """A race page's WebSocket (``/play/matches/<id>/race/ws/``) on a web process group's port,
+    read in a thread: the versions of the race updates it receives. Not logged in: a spectator's
+    page, which hears every move as the racers' pages do."""
+
+    site: Site
+    match_id: int
+    port: int
+    versions: list[int] = field(default_factory=list)
+    error: str = ""
+    ended: bool = False
+
+    def __post_init__(self) -> None:
+        from websockets.sync.client import connect
+        from websockets.typing import Origin
+
+        url = f"ws://127.0.0.1:{self.port}/play/matches/{self.match_id}/race/ws/"
+        self.socket = connect(url, origin=Origin(f"http://127.0.0.1:{self.port}"), open_timeout=10)
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for text in self.socket:
+                frame = json.loads(text)
+                if frame.get("t") == "u":
+                    self.versions.append(int(frame["v"]))
+        except Exception as exc:  # the server closed it (a restart), or the test did
+            self.error = repr(exc)
+        finally:
+            self.ended = True
+
+    def saw(self, version: int) -> bool:
+        return any(v >= version for v in self.versions)
+
+    def close(self) -> None:
+        with suppress(Exception):
+            self.socket.close()
+
+
 REPLAY = """
 import json
 from django.db import transaction

@@ -235,21 +235,22 @@ class Site:
         self.processes.append(process)
         return process
 
-    def web(self, workers: int = 2) -> Process:
-        """gunicorn with uvicorn workers, as the Dockerfile serves the site."""
+    def web(self, workers: int = 2, port: int | None = None, name: str = "web") -> Process:
+        """gunicorn with uvicorn workers, as the Dockerfile serves the site (on the site's port,
+        or on ``port``: a second group of web processes, as a second machine would run)."""
         args = [
             str(BIN / "gunicorn"),
             "spyleague.asgi:application",
             "-k",
             "spyleague.server.Worker",
             "-b",
-            f"127.0.0.1:{self.port}",
+            f"127.0.0.1:{port or self.port}",
             "-w",
             str(workers),
             "--graceful-timeout",
             "10",
         ]
-        return self._process("web", args)
+        return self._process(name, args)
 
     def worker(self, name: str = "worker") -> Process:
         args = [
@@ -280,11 +281,13 @@ class Site:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def wait_web(self, timeout: float = 60) -> None:
+    def wait_web(self, timeout: float = 60, port: int | None = None) -> None:
         import urllib.request
 
+        url = f"http://127.0.0.1:{port}" if port else self.url
+
         def up() -> bool:
-            with urllib.request.urlopen(f"{self.url}/health/", timeout=2) as response:
+            with urllib.request.urlopen(f"{url}/health/", timeout=2) as response:
                 return bool(response.status == 200)
 
         wait_until(up, timeout=timeout, what="the web server to answer")

@@ -17,6 +17,7 @@ import pytest
 from .matches import (
     Client,
     EventStream,
+    RaceSocket,
     check_served_state,
     logs_on_failure,
     match_events,
@@ -24,7 +25,7 @@ from .matches import (
     race_events,
     sign_up,
 )
-from .procs import Site, wait_until
+from .procs import Site, free_port, wait_until
 
 pytestmark = pytest.mark.xdist_group("faults")
 
@@ -34,6 +35,9 @@ POOL = 3  # database connections per web process
 SWEEP_SECONDS = 2  # how long a match waits on its bots before the bot sweep asks them again
 STREAMS = 8  # event streams opened before the outage, and as many again during it
 RACE_STREAMS = 4  # race pages' streams (they share one feed per web process)
+# A Redis that does not answer looks merely quiet: a match page's stream pings it after a second
+# of quiet, takes it for lost a second later, and looks at the database (before: every 5 s).
+HUNG_NOTICE_SECONDS = 4.0
 
 
 def redis_client(site: Site) -> Any:
@@ -122,10 +126,12 @@ def outage(site: Site) -> None:
         }
     )
     web, worker, beat = site.web(), site.worker(), site.beat()
-    web.start()
-    worker.start()
-    beat.start()
+    second = free_port()  # a second group of web processes, as a second machine would run
+    web2 = site.web(workers=1, port=second, name="web-2")
+    for process in (web, web2, worker, beat):
+        process.start()
     site.wait_web()
+    site.wait_web(port=second)
 
     ann = sign_up(site, "ann")
     club = ann.post("/api/clubs/", {"name": "Outage Club"})
@@ -147,6 +153,10 @@ def outage(site: Site) -> None:
     racing = [race_events(site, race) for _ in range(RACE_STREAMS)]
     wait_until(lambda: all_opened(racing), timeout=10, what="the race streams to open")
     wait_until(lambda: subscribers(site, race) >= 1, timeout=10, what="the race feeds to subscribe")
+    # And race pages on their sockets, on both groups: a move made through one group reaches the
+    # other through Redis, or while Redis is away through the database.
+    sockets = [RaceSocket(site, race, port) for port in (site.port, site.port, second, second)]
+    wait_until(lambda: all(s.saw(0) for s in sockets), timeout=10, what="the race sockets to open")
 
     # --- Redis goes away --------------------------------------------------------------------
     site.redis.stop()
@@ -187,6 +197,11 @@ def outage(site: Site) -> None:
         lambda: all(s.saw_version(raced) and s.saw_progress(raced) for s in racing),
         timeout=5,
         what="every race stream to announce the race move made without Redis, with its progress",
+    )
+    wait_until(
+        lambda: all(s.saw(raced) for s in sockets),
+        timeout=PAGE_SECONDS,
+        what="every race socket, on both groups, to hear of the race move made without Redis",
     )
     times["after the move"] = pages(ann, paths)
     # A job queued meanwhile (pairing the first round): answered at once, and its page says that
@@ -250,8 +265,12 @@ def outage(site: Site) -> None:
     wait_until(lambda: subscribers(site, race) >= 1, timeout=5, what="the race feeds to subscribe again")
     raced = race_move(ann, race)
     wait_until(lambda: all(s.saw_version(raced) for s in racing), timeout=5, what="the race streams to go on")
+    wait_until(lambda: all(s.saw(raced) for s in sockets), timeout=PAGE_SECONDS, what="the race sockets")
     times["back"] = pages(ann, paths)
     assert all(not s.ended for s in streams + racing), [s.error for s in streams + racing if s.ended]
+    assert not any(s.ended for s in sockets), [s.error for s in sockets if s.ended]
+    for race_socket in sockets:
+        race_socket.close()
 
     # Closed streams give back their subscriptions.
     for stream in streams + racing:
@@ -311,10 +330,12 @@ def hung(site: Site) -> None:
 
     site.env["SPYLEAGUE_SWEEP_SECONDS"] = str(SWEEP_SECONDS)
     web, worker, beat = site.web(), site.worker(), site.beat()
-    web.start()
-    worker.start()
-    beat.start()
+    second = free_port()
+    web2 = site.web(workers=1, port=second, name="web-2")
+    for process in (web, web2, worker, beat):
+        process.start()
     site.wait_web()
+    site.wait_web(port=second)
     ann = sign_up(site, "ann")
     # Three matches against bots (each move makes a bot's turn due: one per quiet period), and a
     # race against a slow bot whose page ticks.
@@ -333,6 +354,8 @@ def hung(site: Site) -> None:
     )["id"]
     streams = [match_events(site, matches[0]) for _ in range(2)]
     wait_until(lambda: all_opened(streams), timeout=10, what="the event streams to open")
+    sockets = [RaceSocket(site, race, port) for port in (site.port, site.port, second, second)]
+    wait_until(lambda: all(s.saw(0) for s in sockets), timeout=10, what="the race sockets to open")
     paths = {
         "home": "/",
         "lobby": "/play/",
@@ -349,11 +372,28 @@ def hung(site: Site) -> None:
     for match in matches:
         made[match], _ = move_until_a_bot_is_due(ann, match)
         times["moves"] += [seconds for _, _, seconds in made[match]]
+        if match == matches[0]:
+            # The pages hear of the moves though Redis looks merely quiet: each process notices
+            # that it does not answer (a ping) and looks at the database instead.
+            version, moved = made[match][-1][0] + 1, time.monotonic()
+            wait_until(
+                lambda: all(s.saw_version(version) for s in streams),  # noqa: B023
+                timeout=HUNG_NOTICE_SECONDS,
+                what="the match streams to hear of the moves while Redis does not answer",
+            )
+            times["streams heard after"] = round(time.monotonic() - moved, 3)
         until = time.monotonic() + QUIET_SECONDS + 0.5
         while time.monotonic() < until:
             if ann.get(f"/api/matches/{race}/").body["legal"]:
-                race_move(ann, race)  # answered within PAGE_SECONDS
+                raced = race_move(ann, race)  # answered within PAGE_SECONDS
                 times["race"] += 1
+                heard = time.monotonic()
+                wait_until(
+                    lambda: all(s.saw(raced) for s in sockets),  # noqa: B023
+                    timeout=PAGE_SECONDS,
+                    what="every race socket, on both groups, to hear of a move while Redis does not answer",
+                )
+                times.setdefault("sockets heard within", []).append(round(time.monotonic() - heard, 3))
             tick = race_tick(site, race)
             assert tick < PAGE_SECONDS, tick
             times["ticks"].append(round(tick, 3))
@@ -378,5 +418,8 @@ def hung(site: Site) -> None:
     wait_until(lambda: all(s.saw_version(last) for s in streams), timeout=HEAL_SECONDS, what="the streams")
     for match in [*matches, race]:
         check_served_state(site, ann, match)
+    assert not any(s.ended for s in sockets), [s.error for s in sockets if s.ended]
+    for race_socket in sockets:
+        race_socket.close()
     assert worker.running and beat.running
     print(f"\nRedis not answering, seconds: {times}")
