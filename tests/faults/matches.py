@@ -210,6 +210,106 @@ class RaceSocket:
             self.socket.close()
 
 
+def session_cookie(site: Site, username: str, password: str = "faults-pass-8271") -> str:
+    """Log in through the login page, as a browser does: the session cookie (``sessionid=...``)."""
+    page = http.client.HTTPConnection("127.0.0.1", site.port, timeout=10)
+    page.request("GET", "/accounts/login/")
+    answer = page.getresponse()
+    form = answer.read().decode()
+    csrf = (answer.getheader("Set-Cookie") or "").split("csrftoken=", 1)[1].split(";", 1)[0]
+    token = form.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    body = f"csrfmiddlewaretoken={token}&username={username}&password={password}"
+    page.request(
+        "POST",
+        "/accounts/login/",
+        body=body,
+        headers={
+            "Cookie": f"csrftoken={csrf}",
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Referer": f"{site.url}/accounts/login/",
+        },
+    )
+    logged_in = page.getresponse()
+    logged_in.read()
+    page.close()
+    for header, value in logged_in.getheaders():
+        if header.lower() == "set-cookie" and value.startswith("sessionid="):
+            return value.split(";", 1)[0]
+    raise AssertionError(f"no session for {username}: {logged_in.status}")
+
+
+@dataclass
+class SocketMove:
+    version: int  # the version the racer saw; an applied move made version + 1
+    action: dict[str, Any]
+    answer: str  # "ack", "no", or "" (the socket closed first)
+    made: int = 0  # an ack's version
+
+
+class SocketRacer:
+    """A racer on the race page's socket, in a thread: it places its cards one at a time as the
+    page does (each move names the card it saw), and opens the socket again whenever it closes
+    (a restart), as the page does."""
+
+    def __init__(self, site: Site, client: Client, cookie: str, match_id: int) -> None:
+        self.site, self.client, self.cookie, self.match_id = site, client, cookie, match_id
+        self.moves: list[SocketMove] = []
+        self.reconnects = 0
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._race, daemon=True)
+        self.thread.start()
+
+    def _race(self) -> None:
+        from websockets.sync.client import connect
+        from websockets.typing import Origin
+
+        url = f"ws://127.0.0.1:{self.site.port}/play/matches/{self.match_id}/race/ws/"
+        while not self.stop.is_set():
+            try:
+                socket_ = connect(
+                    url,
+                    origin=Origin(self.site.url),
+                    additional_headers={"Cookie": self.cookie},
+                    open_timeout=5,
+                )
+            except Exception:  # the server is away: try again, as the page does
+                time.sleep(0.2)
+                continue
+            try:
+                while not self.stop.is_set():
+                    mine = self.client.get(f"/api/matches/{self.match_id}/", timeout=5)
+                    if not mine.ok:
+                        raise ConnectionError(mine)  # the server is away
+                    if not mine.body["legal"]:
+                        return  # its race is over
+                    action = mine.body["legal"][0]
+                    seat = mine.body["seat"]
+                    card = mine.body["view"]["players"][seat]["card"]
+                    move = SocketMove(mine.body["version"], action, "")
+                    self.moves.append(move)
+                    socket_.send(
+                        json.dumps({"t": "move", "id": len(self.moves), "action": action, "card": card})
+                    )
+                    while True:
+                        answer = json.loads(socket_.recv(timeout=10))
+                        if answer.get("t") in ("ack", "no") and answer.get("id") == len(self.moves):
+                            move.answer, move.made = answer["t"], int(answer.get("v", 0))
+                            break
+                    time.sleep(0.05)
+            except Exception:  # closed by the restart: open it again
+                self.reconnects += 1
+            finally:
+                with suppress(Exception):
+                    socket_.close()
+
+    def acked(self) -> int:
+        return sum(1 for move in self.moves if move.answer == "ack")
+
+    def finish(self) -> None:
+        self.stop.set()
+        self.thread.join(30)
+
+
 REPLAY = """
 import json
 from django.db import transaction

@@ -19,7 +19,16 @@ import pytest
 
 from spyleague.server import STREAM_GRACE
 
-from .matches import Client, check_served_state, logs_on_failure, match_events, new_match, sign_up
+from .matches import (
+    Client,
+    SocketRacer,
+    check_served_state,
+    logs_on_failure,
+    match_events,
+    new_match,
+    session_cookie,
+    sign_up,
+)
 from .procs import Site, wait_until
 
 pytestmark = pytest.mark.xdist_group("faults")
@@ -122,6 +131,14 @@ def restart_mid_move(site: Site, *, kill: bool) -> None:
         matches.append(match)
     stream = match_events(site, matches[0])
     wait_until(lambda: stream.updates(), timeout=10, what="the event stream to open")
+    # And a race of two on the race page's sockets, racing through the restart.
+    race = new_match(clients[0], game="spy-vs-spy", seats=2)["id"]
+    assert clients[1].post(f"/api/matches/{race}/join/").ok
+    assert clients[0].post(f"/api/matches/{race}/start/").ok
+    racers = [
+        SocketRacer(site, clients[i], session_cookie(site, name), race)
+        for i, name in ((0, "ann"), (1, "bob"))
+    ]
 
     players = Players(clients, matches)
     players.start()
@@ -145,8 +162,19 @@ def restart_mid_move(site: Site, *, kill: bool) -> None:
             timeout=20,
             what="moves after the restart",
         )
+        raced = [sum(1 for m in r.moves if m.answer == "ack") for r in racers]
+        wait_until(
+            lambda: all(
+                sum(1 for m in r.moves if m.answer == "ack") >= n + 3
+                for r, n in zip(racers, raced, strict=True)
+            ),
+            timeout=20,
+            what="the racers' sockets to open again and their moves to go on",
+        )
     finally:
         players.finish()
+        for racer in racers:
+            racer.finish()
     assert any(a.sent <= stopped <= a.answered for a in players.attempts), "no move was in flight"
 
     # The old stream ended with the server; a new one (as the browser reconnects) is current.
@@ -183,9 +211,23 @@ def restart_mid_move(site: Site, *, kill: bool) -> None:
         assert again.updates()[0] == key
         again.close()
     stream.close()
+    # The race: every move its socket acknowledged is in the log where it was made; a move whose
+    # socket closed first is there once or not at all (the next card names the card it saw).
+    replay = check_served_state(site, clients[0], race)
+    log = {number: (seat, action) for number, seat, action in replay["moves"]}
+    for seat, racer in enumerate(racers):
+        assert racer.reconnects >= 1, "a racer's socket did not close with the restart"
+        for move in racer.moves:
+            if move.answer == "ack":
+                assert log[move.made] == (seat, move.action), move
+        acked = racer.acked()
+        unanswered = sum(1 for m in racer.moves if m.answer == "")
+        placed = sum(1 for s, _ in log.values() if s == seat)
+        assert acked <= placed <= acked + unanswered, (seat, acked, unanswered, placed)
     statuses = [status for a in players.attempts for status in a.statuses]
     print(
         f"\nWeb restart ({'killed' if kill else 'graceful'}): stopped in {down - stopped:.2f} s, "
         f"answering again {up - down:.2f} s later; {len(players.attempts)} double clicks, answers "
-        f"{ {status: statuses.count(status) for status in sorted(set(statuses))} }"
+        f"{ {status: statuses.count(status) for status in sorted(set(statuses))} }; race sockets: "
+        + ", ".join(f"{r.acked()} moves acknowledged, {r.reconnects} reopened" for r in racers)
     )
