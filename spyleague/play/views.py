@@ -444,6 +444,7 @@ def _sync_stream(match_id: int, seen: str | None) -> Iterator[str]:
 
 
 NOTICE_WAIT_SECONDS = 5.0  # with Redis, how long a stream waits for a notice before it looks anyway
+KEEPALIVE_SECONDS = 15.0  # a stream with nothing to say sends a comment this often
 
 
 async def _async_stream(match_id: int, seen: str | None) -> AsyncIterator[str]:
@@ -452,6 +453,7 @@ async def _async_stream(match_id: int, seen: str | None) -> AsyncIterator[str]:
     yield "retry: 2000\n\n"
     look = sync_to_async(_look)
     end = time.monotonic() + STREAM_SECONDS
+    said = time.monotonic()  # when the stream last sent something
     subscription = live.Subscription(channel(match_id)) if settings.REDIS_URL else None
     try:
         if subscription is not None:
@@ -465,8 +467,11 @@ async def _async_stream(match_id: int, seen: str | None) -> AsyncIterator[str]:
             if key is None:
                 return
             if key != seen:
-                seen = key
+                seen, said = key, time.monotonic()
                 yield _sse("update", key)
+            elif time.monotonic() - said >= KEEPALIVE_SECONDS:
+                said = time.monotonic()
+                yield ": still here\n\n"  # a quiet stream stays open through proxies' read timeouts
             if subscription is not None:
                 await subscription.wait(min(NOTICE_WAIT_SECONDS, max(0.0, end - time.monotonic())))
             else:
@@ -603,7 +608,9 @@ async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[s
             if news.is_set():
                 continue
             try:
-                await asyncio.wait_for(news.wait(), timeout=min(15.0, max(0.0, end - time.monotonic())))
+                await asyncio.wait_for(
+                    news.wait(), timeout=min(KEEPALIVE_SECONDS, max(0.0, end - time.monotonic()))
+                )
             except TimeoutError:
                 yield ": still here\n\n"
 

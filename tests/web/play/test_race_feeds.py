@@ -169,3 +169,25 @@ def test_another_processs_move_brings_this_processs_state_forward_and_never_reac
     )
     assert state.cached_state((match.pk, match.created.timestamp())) == (1, after)
     assert feed.update is not None and feed.update[0] == 3 and "\n" not in feed.update[1]
+
+
+@override_settings(REDIS_URL="")
+def test_a_quiet_match_stream_says_it_is_still_there(make_user: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match page's stream with nothing new to say sends a comment now and then, so that a
+    proxy in front of the site does not close it for want of traffic."""
+    from spyleague.play import views
+
+    monkeypatch.setattr(views, "KEEPALIVE_SECONDS", 0.3)
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = two_person_race(ann, bob)
+
+    async def listen() -> list[str]:
+        stream = views._async_stream(match.pk, None)
+        try:
+            return [await asyncio.wait_for(anext(stream), 5) for _ in range(4)]
+        finally:
+            await stream.aclose()  # type: ignore[attr-defined]
+
+    chunks = in_a_loop_of_its_own(listen)
+    assert chunks[0].startswith("retry:") and chunks[1].startswith("event: update")
+    assert chunks[2:] == [": still here\n\n"] * 2
