@@ -301,40 +301,51 @@ async def listen(port: int, racer: Racer, stop: asyncio.Event, stream: str, what
         await follower
 
 
-async def race(port: int, racer: Racer, pace: float, until: float) -> None:
-    """Place this racer's cards at ``pace`` cards a second (jittered) until its race or the time is over."""
+async def play_cards(racer: Racer, pace: float, until: float, send: Any) -> None:
+    """Place this racer's cards at ``pace`` cards a second (jittered, on its own clock: a slow
+    answer does not slow what it offers) until its race or the phase is over, one move at a time
+    as the race page sends them. ``send(action, card)`` sends one move and gives back (when it
+    reached the server, its status, the version it made)."""
     from games.spy_vs_spy import ENGINE
     from games.spy_vs_spy.bots import HeuristicBot
 
     bot, rng = HeuristicBot(), random.Random(racer.match * 10 + racer.seat)
     state = ENGINE.start(racer.seats, racer.seed, {})
-    due = time.monotonic() + rng.uniform(0.2, 1.0) / pace  # a card at ``pace`` a second on average
+    due = time.monotonic() + rng.uniform(0.2, 1.0) / pace
     await asyncio.sleep(due - time.monotonic())
     while time.time() < until:
         legal = ENGINE.legal(state, racer.seat)
         if not legal:
             return
         action = bot.choose(ENGINE.view(state, racer.seat), legal, rng)
-        fields = {"action": json.dumps(action)}
-        card = state.spies[racer.seat].card
-        if action["type"] == "place" and card:
-            fields["card"] = card
+        card = state.spies[racer.seat].card if action["type"] == "place" else None
         sent = time.time()
-        status, headers, body = await request(
-            port, "POST", f"/play/matches/{racer.match}/race/act/", racer, urlencode(fields).encode()
-        )
-        racer.posts.append((float(headers.get("x-arrived", "nan")), time.time() - sent, status))
-        if status == 200:
-            racer.acked = max(racer.acked, int(json.loads(body)["v"]))
+        arrived, status, version = await send(action, card)
+        racer.posts.append((arrived, time.time() - sent, status))
         if status != 200:
             return
+        racer.acked = max(racer.acked, version)
         state = ENGINE.apply(state, racer.seat, action)
         if action["type"] == "finish":
             return
-        due += rng.uniform(0.5, 1.5) / pace  # on its own clock: a slow answer does not slow the offer
+        due += rng.uniform(0.5, 1.5) / pace
         if due - time.monotonic() > until - time.time():
             return  # the phase ends before the next card
         await asyncio.sleep(max(0.0, due - time.monotonic()))
+
+
+async def race(port: int, racer: Racer, pace: float, until: float) -> None:
+    """A racer whose moves are POSTs to ``race/act/`` (the race page's fallback)."""
+
+    async def post(action: dict[str, Any], card: str | None) -> tuple[float, int, int]:
+        fields = {"action": json.dumps(action), **({"card": card} if card else {})}
+        status, headers, body = await request(
+            port, "POST", f"/play/matches/{racer.match}/race/act/", racer, urlencode(fields).encode()
+        )
+        version = int(json.loads(body)["v"]) if status == 200 else 0
+        return float(headers.get("x-arrived", "nan")), status, version
+
+    await play_cards(racer, pace, until, post)
 
 
 async def ws_racer(
@@ -344,17 +355,13 @@ async def ws_racer(
     updates. A move waits for its answer (``ack`` or ``no``) before the next card, as with POSTs."""
     from websockets.asyncio.client import connect
 
-    from games.spy_vs_spy import ENGINE
-    from games.spy_vs_spy.bots import HeuristicBot
-
     answers: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     try:
         async with connect(
             f"ws://{HOST}:{port}/play/matches/{racer.match}/race/ws/",
             additional_headers={"Cookie": racer.cookie, "Origin": f"http://{HOST}:{port}"},
             max_size=None,
-            compression=None,
-            open_timeout=60,
+            open_timeout=60,  # and offering compression, as a browser does (the site declines it)
         ) as socket_:
 
             async def read() -> None:
@@ -368,36 +375,17 @@ async def ws_racer(
 
             reader = asyncio.create_task(read())
             await go["ready"].wait()
-            until = go["until"]
-            bot, rng = HeuristicBot(), random.Random(racer.match * 10 + racer.seat)
-            state = ENGINE.start(racer.seats, racer.seed, {})
-            due = time.monotonic() + rng.uniform(0.2, 1.0) / pace
-            await asyncio.sleep(due - time.monotonic())
-            while time.time() < until:
-                legal = ENGINE.legal(state, racer.seat)
-                if not legal:
-                    break
-                action = bot.choose(ENGINE.view(state, racer.seat), legal, rng)
-                frame: dict[str, Any] = {"t": "move", "id": len(racer.posts), "action": action}
-                card = state.spies[racer.seat].card
-                if action["type"] == "place" and card:
-                    frame["card"] = card
-                sent = time.time()
-                await socket_.send(json.dumps(frame))
+
+            async def frame(action: dict[str, Any], card: str | None) -> tuple[float, int, int]:
+                move: dict[str, Any] = {"t": "move", "id": len(racer.posts), "action": action}
+                if card:
+                    move["card"] = card
+                await socket_.send(json.dumps(move))
                 answer = await answers.get()
                 status = 200 if answer["t"] == "ack" else int(answer.get("status", 500))
-                if status == 200:
-                    racer.acked = max(racer.acked, int(answer["v"]))
-                racer.posts.append((float(answer.get("at", "nan")), time.time() - sent, status))
-                if status != 200:
-                    break
-                state = ENGINE.apply(state, racer.seat, action)
-                if action["type"] == "finish":
-                    break
-                due += rng.uniform(0.5, 1.5) / pace
-                if due - time.monotonic() > until - time.time():
-                    break  # the phase ends before the next card
-                await asyncio.sleep(max(0.0, due - time.monotonic()))
+                return float(answer.get("at", "nan")), status, int(answer.get("v", 0))
+
+            await play_cards(racer, pace, go["until"], frame)
             done.set()
             await stop.wait()  # keep listening until the phase is over
             reader.cancel()
@@ -824,6 +812,7 @@ def main() -> None:
                     "--app-dir", str(ROOT / "benchmarks"),
                     "--host", HOST, "--port", str(other), "--workers", str(args.workers),
                     "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+                    "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",
                 ],
                 cwd=ROOT, env=env, start_new_session=True,
             ))  # fmt: skip
@@ -837,6 +826,7 @@ def main() -> None:
                 sys.executable, "-m", "uvicorn", "race_latency:app", "--app-dir", str(ROOT / "benchmarks"),
                 "--host", HOST, "--port", str(port), "--workers", str(args.workers),
                 "--lifespan", "off", "--no-access-log", "--log-level", "warning",
+                "--ws", "websockets-sansio", "--ws-per-message-deflate", "false",
             ],
             cwd=ROOT,
             env=env,

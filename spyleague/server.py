@@ -24,4 +24,6 @@ class Worker(UvicornWorker):  # type: ignore[misc]  # uvicorn-worker has no type
         **UvicornWorker.CONFIG_KWARGS,
         "timeout_graceful_shutdown": STREAM_GRACE,
         "ws": "websockets-sansio",  # the race pages' sockets (spyleague.asgi)
+        # Their frames are a few hundred bytes: compressing each costs the server more than it saves.
+        "ws_per_message_deflate": False,
     }

@@ -38,7 +38,9 @@ def asgi_server() -> Iterator[AsgiServer]:
     listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listening.bind(("127.0.0.1", 0))
     port = listening.getsockname()[1]
-    config = uvicorn.Config(application, lifespan="off", log_level="warning", ws="websockets-sansio")
+    config = uvicorn.Config(
+        application, lifespan="off", log_level="warning", ws="websockets-sansio", ws_per_message_deflate=False
+    )
     server = uvicorn.Server(config)
     failed: list[BaseException] = []
 

@@ -21,6 +21,7 @@ import pytest
 from spyleague.play import services
 from spyleague.play.models import Match
 from tests.asgi_server import asgi_server
+from tests.web.play.races import race_out
 
 from .conftest import no_sideways_scroll, shot, watched_page
 from .helpers import log_in
@@ -309,20 +310,6 @@ CANONICAL = """
   return parts;
 }
 """
-
-
-def race_out(match: Match, user: Any, seat: int) -> None:
-    """Play ``seat``'s race to its end through the service, on the first legal move each time."""
-    from games import get_engine
-    from spyleague.play.state import match_state
-
-    engine = get_engine("spy-vs-spy")
-    while True:
-        state = match_state(Match.objects.get(pk=match.pk))
-        legal = engine.legal(state, seat)
-        if not legal or state.phase != "race":
-            return
-        services.match_move_submit(match_id=match.pk, user=user, action=legal[0])
 
 
 def place_first_fit(page: Any) -> None:

@@ -108,6 +108,18 @@ def pages(client: Client, paths: dict[str, str]) -> dict[str, float]:
     return times
 
 
+def served_on_two_groups(site: Site) -> tuple[Any, int, Any, Any]:
+    """The site as deployed, with a second group of web processes on a port of its own (as a
+    second machine would run), a worker and beat: (the first group, the second's port, worker, beat)."""
+    web, worker, beat = site.web(), site.worker(), site.beat()
+    second = free_port()
+    for process in (web, site.web(workers=1, port=second, name="web-2"), worker, beat):
+        process.start()
+    site.wait_web()
+    site.wait_web(port=second)
+    return web, second, worker, beat
+
+
 def all_opened(streams: list[EventStream]) -> bool:
     return all(s.status == 200 and s.updates() for s in streams)
 
@@ -125,13 +137,7 @@ def outage(site: Site) -> None:
             "SPYLEAGUE_SWEEP_SECONDS": str(SWEEP_SECONDS),
         }
     )
-    web, worker, beat = site.web(), site.worker(), site.beat()
-    second = free_port()  # a second group of web processes, as a second machine would run
-    web2 = site.web(workers=1, port=second, name="web-2")
-    for process in (web, web2, worker, beat):
-        process.start()
-    site.wait_web()
-    site.wait_web(port=second)
+    web, second, worker, beat = served_on_two_groups(site)
 
     ann = sign_up(site, "ann")
     club = ann.post("/api/clubs/", {"name": "Outage Club"})
@@ -329,13 +335,7 @@ def hung(site: Site) -> None:
     from spyleague.core.queue import QUIET_SECONDS
 
     site.env["SPYLEAGUE_SWEEP_SECONDS"] = str(SWEEP_SECONDS)
-    web, worker, beat = site.web(), site.worker(), site.beat()
-    second = free_port()
-    web2 = site.web(workers=1, port=second, name="web-2")
-    for process in (web, web2, worker, beat):
-        process.start()
-    site.wait_web()
-    site.wait_web(port=second)
+    _, second, worker, beat = served_on_two_groups(site)
     ann = sign_up(site, "ann")
     # Three matches against bots (each move makes a bot's turn due: one per quiet period), and a
     # race against a slow bot whose page ticks.

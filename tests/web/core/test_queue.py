@@ -111,9 +111,23 @@ def test_a_send_to_a_broker_that_does_not_answer_is_given_up_after_the_deadline(
     assert stuck.calls == [((7,),)]  # apply_async((7,), ...)
 
 
+def publish_a_version(match_id: int, version: int) -> tuple[str, str]:
+    live.publish(match_id, version)
+    return live.channel(match_id), str(version)
+
+
+def publish_a_race_update(match_id: int, version: int) -> tuple[str, str]:
+    from spyleague.play import race_moves
+
+    message = f'{{"t": "u", "v": {version}}}'
+    race_moves.publish_update(match_id, version, message)
+    return live.race_channel(match_id), message
+
+
 @override_settings(REDIS_URL="redis://127.0.0.1:1/0")
+@pytest.mark.parametrize("publish", [publish_a_version, publish_a_race_update])
 def test_a_publish_to_a_redis_that_does_not_answer_is_given_up_after_the_deadline(
-    monkeypatch: pytest.MonkeyPatch, stuck: Stuck
+    monkeypatch: pytest.MonkeyPatch, stuck: Stuck, publish: Any
 ) -> None:
     live.PUBLISHING.over()
 
@@ -123,11 +137,11 @@ def test_a_publish_to_a_redis_that_does_not_answer_is_given_up_after_the_deadlin
     monkeypatch.setattr(live, "_redis", Redis)
     try:
         started = time.monotonic()
-        live.publish(1, 2)
+        sent = publish(1, 2)
         assert time.monotonic() - started < queue.DEADLINE_SECONDS + 0.5
         assert live.PUBLISHING.ongoing()
-        live.publish(1, 3)  # skipped
-        assert stuck.calls == [(live.channel(1), "2")]
+        publish(1, 3)  # skipped
+        assert stuck.calls == [sent]
     finally:
         live.PUBLISHING.over()
 
@@ -165,28 +179,6 @@ def test_calls_within_the_deadline_return_and_raise_as_they_would() -> None:
     for thread in threads:
         thread.join()
     assert sorted(results) == list(range(20))
-
-
-@override_settings(REDIS_URL="redis://127.0.0.1:1/0")
-def test_a_race_update_to_a_redis_that_does_not_answer_is_given_up_after_the_deadline(
-    monkeypatch: pytest.MonkeyPatch, stuck: Stuck
-) -> None:
-    from spyleague.play import race_moves
-
-    live.PUBLISHING.over()
-
-    class Redis:
-        publish = stuck
-
-    monkeypatch.setattr(live, "_redis", Redis)
-    try:
-        started = time.monotonic()
-        race_moves.publish_update(1, 2, '{"t": "u", "v": 2}')
-        assert time.monotonic() - started < queue.DEADLINE_SECONDS + 0.5
-        assert live.PUBLISHING.ongoing()
-        assert stuck.calls == [(live.race_channel(1), '{"t": "u", "v": 2}')]
-    finally:
-        live.PUBLISHING.over()
 
 
 @override_settings(CELERY_TASK_ALWAYS_EAGER=False)

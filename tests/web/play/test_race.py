@@ -19,6 +19,8 @@ from spyleague.play import realtime, services
 from spyleague.play.models import Match, Move
 from spyleague.play.state import match_state
 
+from .races import race_of_people, race_out
+
 pytestmark = pytest.mark.django_db
 ENGINE = get_engine("spy-vs-spy")
 T0 = datetime(2031, 5, 4, 12, 0, 0, tzinfo=UTC)
@@ -159,14 +161,6 @@ def seed_with_a_wrong_pile() -> tuple[int, int, int]:
     raise AssertionError("no such seed")
 
 
-def two_person_race(ann: Any, bob: Any, seed: int, **options: Any) -> Match:
-    match = services.match_create(user=ann, game="spy-vs-spy", seats=2, seed=seed, options=options)
-    services.match_join(user=bob, match_id=match.pk)
-    services.match_start(user=ann, match_id=match.pk)
-    match.refresh_from_db()
-    return match
-
-
 def act(client: Any, match: Match, action: str, card: str | None = None) -> Any:
     """The race page's POST of a move (where its socket cannot open); the answer is JSON."""
     data = {"action": action} if card is None else {"action": action, "card": card}
@@ -181,7 +175,7 @@ def answer(response: Any) -> dict[str, Any]:
 def test_a_wrong_placement_is_refused_at_once_with_the_reason(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
     seed, good, bad = seed_with_a_wrong_pile()
-    match = two_person_race(ann, bob, seed)
+    match = race_of_people(ann, bob, seed=seed)
     state = match_state(match)
     card, top = state.spies[0].card, state.spies[0].piles[bad][-1]
     client.force_login(ann)
@@ -216,7 +210,7 @@ def test_a_wrong_placement_is_refused_at_once_with_the_reason(client: Any, make_
 def test_a_second_press_for_a_card_already_down_changes_nothing(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
     seed, good, _ = seed_with_a_wrong_pile()
-    match = two_person_race(ann, bob, seed)
+    match = race_of_people(ann, bob, seed=seed)
     card = match_state(match).spies[0].card
     client.force_login(ann)
     assert act(client, match, f'{{"type":"place","pile":{good}}}', card).status_code == 200
@@ -228,7 +222,7 @@ def test_a_second_press_for_a_card_already_down_changes_nothing(client: Any, mak
 
 def test_other_racers_moves_do_not_make_mine_stale(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, 3)
+    match = race_of_people(ann, bob, seed=3)
     for seat, user in ((1, bob), (0, ann), (1, bob)):
         state = match_state(Match.objects.get(pk=match.pk))
         client.force_login(user)
@@ -240,7 +234,7 @@ def test_other_racers_moves_do_not_make_mine_stale(client: Any, make_user: Any) 
 
 def test_a_stranger_cannot_race_and_bad_input_changes_nothing(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, 3)
+    match = race_of_people(ann, bob, seed=3)
     assert act(client, match, '{"type":"place","pile":0}').status_code == 403
     client.force_login(make_user(username="eve"))
     refused = act(client, match, '{"type":"place","pile":0}')
@@ -273,7 +267,7 @@ def test_a_move_of_a_race_of_people_is_one_statement_and_runs_no_bots(
         tasks.run_bots, "apply_async", lambda args, countdown=None, **options: queued.append(*args)
     )
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, 3)
+    match = race_of_people(ann, bob, seed=3)
     client.force_login(ann)
     state = match_state(match)
     action = ENGINE.legal(state, 0)[0]
@@ -323,16 +317,6 @@ def visible_cards(view: dict[str, Any]) -> set[str]:
     return out
 
 
-def race_out(match: Match, user: Any, seat: int) -> None:
-    """Play ``seat``'s race to the end through the service, first fitting pile each time."""
-    while True:
-        state = match_state(Match.objects.get(pk=match.pk))
-        legal = ENGINE.legal(state, seat)
-        if not legal or state.phase != "race":
-            return
-        services.match_move_submit(match_id=match.pk, user=user, action=legal[0])
-
-
 def seed_where_both_take() -> int:
     for seed in range(200):
         state = ENGINE.start(2, seed, {"half_decks": True})
@@ -346,7 +330,7 @@ def seed_where_both_take() -> int:
 
 def test_each_seat_sees_only_its_own_information(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, seed_where_both_take(), half_decks=True)
+    match = race_of_people(ann, bob, seed=seed_where_both_take(), half_decks=True)
     url = reverse("play:match", args=[match.pk])
     client.force_login(ann)
     page = client.get(url).content.decode()
@@ -378,7 +362,7 @@ def test_each_seat_sees_only_its_own_information(client: Any, make_user: Any) ->
 
 def test_the_page_shows_the_points_after_each_race(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, seed_where_both_take(), half_decks=True)
+    match = race_of_people(ann, bob, seed=seed_where_both_take(), half_decks=True)
     race_out(match, ann, 0)
     race_out(match, bob, 1)
     services.match_move_submit(match_id=match.pk, user=bob, action={"type": "take", "pile": 0})
@@ -471,7 +455,7 @@ def test_the_race_stream_announces_versions_and_holds_nothing_for_a_missing_matc
     client: Any, make_user: Any
 ) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, 3)
+    match = race_of_people(ann, bob, seed=3)
     url = reverse("play:race-events", args=[match.pk])
     response = client.get(url)
     assert response["Content-Type"] == "text/event-stream"
@@ -489,7 +473,7 @@ def test_the_race_stream_announces_versions_and_holds_nothing_for_a_missing_matc
 
 def test_the_race_now_is_at_hand_for_a_page_that_missed_an_update(client: Any, make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, 3)
+    match = race_of_people(ann, bob, seed=3)
     url = reverse("play:race-progress", args=[match.pk])
     client.force_login(ann)
     now = client.get(url).json()
@@ -524,7 +508,7 @@ def test_with_redis_a_move_publishes_the_race_once_for_every_page(
     fake = PublishingRedis()
     monkeypatch.setattr(live, "_redis", lambda: fake)
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob, seed_where_both_take(), half_decks=True)  # one deck: codes unique
+    match = race_of_people(ann, bob, seed=seed_where_both_take(), half_decks=True)  # one deck: codes unique
     fake.sent.clear()
     state = match_state(match)
     client.force_login(ann)

@@ -24,17 +24,11 @@ from spyleague.play.models import Match
 from spyleague.play.state import match_state
 from spyleague.play.views import _race_async_stream
 
+from .races import race_of_people
+
 # The streams read the database from their own thread: the rows must be committed.
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = get_engine("spy-vs-spy")
-
-
-def two_person_race(ann: Any, bob: Any) -> Match:
-    match = services.match_create(user=ann, game="spy-vs-spy", seats=2, seed=3)
-    services.match_join(user=bob, match_id=match.pk)
-    services.match_start(user=ann, match_id=match.pk)
-    match.refresh_from_db()
-    return match
 
 
 def in_a_loop_of_its_own(make: Callable[[], Awaitable[Any]]) -> Any:
@@ -67,7 +61,7 @@ def test_without_redis_one_look_and_one_update_serve_every_page_of_a_match(
     make_user: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob)
+    match = race_of_people(ann, bob)
     looks: list[list[int]] = []
     renders: list[int] = []
     real_versions, real_update = feeds.versions_of, feeds.update_of
@@ -122,7 +116,7 @@ def test_without_redis_one_look_and_one_update_serve_every_page_of_a_match(
 @override_settings(REDIS_URL="")
 def test_a_stream_ends_when_its_match_is_gone_and_a_closed_feed_holds_nothing(make_user: Any) -> None:
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob)
+    match = race_of_people(ann, bob)
     gone = threading.Event()
 
     async def page() -> tuple[list[str], int, int]:
@@ -151,7 +145,7 @@ def test_another_processs_move_brings_this_processs_state_forward_and_never_reac
     from spyleague.play import live, race_moves, state
 
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob)
+    match = race_of_people(ann, bob)
     before = match_state(match)  # this process's cache: version 0
     action = ENGINE.legal(before, 1)[0]
     after = ENGINE.apply(before, 1, action)
@@ -179,7 +173,7 @@ def test_a_quiet_match_stream_says_it_is_still_there(make_user: Any, monkeypatch
 
     monkeypatch.setattr(views, "KEEPALIVE_SECONDS", 0.3)
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = two_person_race(ann, bob)
+    match = race_of_people(ann, bob)
 
     async def listen() -> list[str]:
         stream = views._async_stream(match.pk, None)

@@ -21,19 +21,10 @@ from spyleague.play import race_moves, services, state
 from spyleague.play.models import Match, Move
 from spyleague.play.state import match_state
 
+from .races import race_of_people
+
 pytestmark = pytest.mark.django_db
 ENGINE = get_engine("spy-vs-spy")
-
-
-def race_of(users: list[Any], seed: int, **options: Any) -> Match:
-    match = services.match_create(
-        user=users[0], game="spy-vs-spy", seats=len(users), seed=seed, options=options
-    )
-    for user in users[1:]:
-        services.match_join(user=user, match_id=match.pk)
-    services.match_start(user=users[0], match_id=match.pk)
-    match.refresh_from_db()
-    return match
 
 
 def racer_of(match: Match, user: Any) -> race_moves.Racer:
@@ -87,7 +78,7 @@ def short(racer: race_moves.Racer, user: Any, action: Any, card: str | None) -> 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_the_short_way_takes_and_refuses_exactly_what_the_general_way_does(make_user: Any, seed: int) -> None:
     users = [make_user(username=f"r{seed}{i}") for i in range(3)]
-    by_short, by_general = race_of(users, seed), race_of(users, seed)
+    by_short, by_general = race_of_people(*users, seed=seed), race_of_people(*users, seed=seed)
     racers = [racer_of(by_short, u) for u in users]
     rng = random.Random(seed)
     taken = 0
@@ -114,7 +105,7 @@ def test_each_process_keeps_its_own_state_and_catches_up_from_the_log(make_user:
     """Two web processes moving one race: each process's cached state is behind the other's
     moves; every move is still applied once, in order, on the state the log says."""
     users = [make_user(username=n) for n in ("ann", "bob", "cy")]
-    match = race_of(users, 7)
+    match = race_of_people(*users, seed=7)
     racers = [racer_of(match, u) for u in users]
     caches: dict[str, Any] = {"one": None, "two": None}  # each process's cache entry for the race
     key = racers[0].key
@@ -149,7 +140,7 @@ def test_a_cached_state_ahead_of_the_log_is_not_trusted(make_user: Any) -> None:
     """A move whose transaction rolled back after its state was cached leaves the cache ahead of
     the log: the next move is made on the log's state, not the cache's."""
     ann, bob = make_user(username="ann"), make_user(username="bob")
-    match = race_of([ann, bob], 3)
+    match = race_of_people(ann, bob, seed=3)
     racer = racer_of(match, ann)
     start = match_state(match)
     ghost = ENGINE.apply(start, 1, ENGINE.legal(start, 1)[0])  # bob's move that never committed
@@ -179,7 +170,7 @@ def test_what_the_short_way_leaves_to_the_general_way(
         == 1
     )  # type: ignore[arg-type]
     # A racer who resigned: a bot plays the seat, the socket's racer may no longer move it.
-    match = race_of([ann, bob, cy], 5)
+    match = race_of_people(ann, bob, cy, seed=5)
     racer = racer_of(match, bob)
     services.match_resign(user=bob, match_id=match.pk)
     st = match_state(Match.objects.get(pk=match.pk))
@@ -199,7 +190,7 @@ def test_the_move_that_ends_the_game_is_the_general_ways_with_its_outcome_and_re
     make_user: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     wes = make_user(username="wes")
-    match = race_of([wes], 67)  # alone: two races to the end
+    match = race_of_people(wes, seed=67)  # alone: two races to the end
     racer = racer_of(match, wes)
     for _ in range(2000):
         now = Match.objects.get(pk=match.pk)
@@ -251,7 +242,7 @@ def test_racers_moving_at_once_from_many_processes_lose_and_double_nothing(
     """Four racers, each in a thread with a state cache of its own (as four web processes), place
     their cards as fast as they can; the log holds every move once, numbered in order."""
     users = [make_user(username=f"t{i}") for i in range(4)]
-    match = race_of(users, 11)
+    match = race_of_people(*users, seed=11)
     racers = [racer_of(match, u) for u in users]
     monkeypatch.setattr(state, "_CACHE", CachePerThread())
     placed = [0] * 4

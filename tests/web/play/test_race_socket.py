@@ -23,6 +23,8 @@ from spyleague.play.models import Match, Move
 from spyleague.play.state import match_state
 from tests.asgi_server import AsgiServer, asgi_server
 
+from .races import race_of_people
+
 pytestmark = pytest.mark.django_db(transaction=True)
 ENGINE = get_engine("spy-vs-spy")
 ORIGIN = "http://testserver"
@@ -54,15 +56,6 @@ def socket(server: AsgiServer, match_id: int, cookie: str | None = None, *, orig
         additional_headers=headers,
         open_timeout=10,
     )
-
-
-def race_of_people(*users: Any, seed: int = 3) -> Match:
-    match = services.match_create(user=users[0], game="spy-vs-spy", seats=len(users), seed=seed)
-    for user in users[1:]:
-        services.match_join(user=user, match_id=match.pk)
-    services.match_start(user=users[0], match_id=match.pk)
-    match.refresh_from_db()
-    return match
 
 
 async def receive(ws: ClientConnection, kind: str, seconds: float = 10) -> dict[str, Any]:
