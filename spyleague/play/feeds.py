@@ -31,7 +31,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,6 +67,7 @@ class Feed:
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # subscribed and looked up
     moving: asyncio.Lock = field(default_factory=asyncio.Lock)  # this process's moves, one at a time
     watchers: set[asyncio.Event] = field(default_factory=set)
+    nudge: Callable[[], None] | None = None  # wakes the process's looks (``Feeds._look``)
 
     def moved_to(self, version: int) -> bool:
         if self.version is not None and version <= self.version:
@@ -91,6 +92,8 @@ class Feed:
 
     def want_update(self) -> None:
         self.wanted = True
+        if self.nudge is not None:
+            self.nudge()
 
     def wake(self) -> None:
         for event in self.watchers:
@@ -105,6 +108,7 @@ class Feeds:
         self.redis = bool(settings.REDIS_URL)
         self.away = False  # Redis is configured but the subscription is not working: poll instead
         self.look_soon = False  # look at the database at the next chance (subscribed again)
+        self.nudged = asyncio.Event()  # with Redis, the looks wait for this (or SAFETY_SECONDS)
         self.pubsub: Any = None
         self.client: Any = None
         self.lock = asyncio.Lock()  # subscribing and unsubscribing, in order
@@ -119,7 +123,7 @@ class Feeds:
         feed = self.feeds.get(match_id)
         new = feed is None
         if feed is None:
-            feed = self.feeds[match_id] = Feed(match_id)
+            feed = self.feeds[match_id] = Feed(match_id, nudge=self.nudged.set)
         event = asyncio.Event()
         feed.watchers.add(event)
         try:
@@ -149,6 +153,7 @@ class Feeds:
                     raise
                 except Exception as exc:  # the listener connects again; the database looks carry on
                     self.away = True
+                    self.nudged.set()
                     log.warning("Could not subscribe to match %s (%s)", feed.match_id, exc)
             # After subscribing: a move made meanwhile is either in this look or in a notice.
             found = await self.run(versions_of, [feed.match_id])
@@ -220,6 +225,7 @@ class Feeds:
                 if not self.away:
                     log.warning("Lost the live updates' Redis connection (%s); looking at the database", exc)
                 self.away = True
+                self.nudged.set()
                 await asyncio.sleep(RECONNECT_SECONDS)
                 await self._reconnect(pubsub)
                 beat = Heartbeat()
@@ -228,6 +234,7 @@ class Feeds:
                 log.info("Live updates come from Redis again")
                 self.away = False
                 self.look_soon = True  # for a move made before the subscription was back
+                self.nudged.set()
             if message is not None:
                 beat.heard_from()
                 if message.get("type") != "pong":
@@ -295,7 +302,14 @@ class Feeds:
         now and then with it; and build the updates nobody pushed."""
         last = time.monotonic()
         while True:
-            await asyncio.sleep(POLL_SECONDS)
+            if self.redis and not self.away:  # nothing to do until asked, or the safety look is due
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        self.nudged.wait(), max(0.0, last + SAFETY_SECONDS - time.monotonic())
+                    )
+                self.nudged.clear()
+            else:
+                await asyncio.sleep(POLL_SECONDS)
             polling = not self.redis or self.away
             wanted = [feed for feed in self.feeds.values() if feed.wanted]
             if not (polling or wanted or self.look_soon or time.monotonic() - last >= SAFETY_SECONDS):

@@ -185,3 +185,32 @@ def test_a_quiet_match_stream_says_it_is_still_there(make_user: Any, monkeypatch
     chunks = in_a_loop_of_its_own(listen)
     assert chunks[0].startswith("retry:") and chunks[1].startswith("event: update")
     assert chunks[2:] == [": still here\n\n"] * 2
+
+
+def test_with_redis_a_page_that_missed_an_update_has_it_built_at_once(make_user: Any) -> None:
+    """With Redis the feeds' looks wait (a safety look every few seconds): a page that sees a
+    version without its update asks, and the update is built then, not at the next safety look."""
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = race_of_people(ann, bob)
+    state = match_state(match)
+    services.match_move_submit(match_id=match.pk, user=bob, action=ENGINE.legal(state, 1)[0])
+
+    async def ask() -> tuple[Any, float]:
+        hub = feeds.Feeds()
+        hub.redis = True  # as with Redis, without its listener: the notice came, its update did not
+        feed = hub.feeds[match.pk] = feeds.Feed(match.pk, nudge=hub.nudged.set)
+        looking = asyncio.get_running_loop().create_task(hub._look())
+        try:
+            feed.moved_to(1)
+            asked = time.monotonic()
+            feed.want_update()
+            while feed.update is None and time.monotonic() - asked < feeds.SAFETY_SECONDS:
+                await asyncio.sleep(0.01)
+            return feed.update, time.monotonic() - asked
+        finally:
+            looking.cancel()
+            hub.executor.shutdown(wait=False)
+
+    update, took = in_a_loop_of_its_own(ask)
+    assert update is not None and update[0] == 1 and json.loads(update[1])["v"] == 1
+    assert took < 1.0, took
