@@ -174,11 +174,11 @@
             (me.bonus ? " with an empty space: the bonus, \u2212" + r.bonus_points + "!" : ".") + " Waiting for the others\u2026</p>";
         } else if (me.stuck) {
           html = '<p class="svs-callout warn" role="status">You are stuck: the ' + esc(cardName(me.card)) +
-            " fits nowhere and your called card has come round. Say finished: press <kbd>Enter</kbd> or tap <strong>Finished!</strong></p>";
+            " fits nowhere and your called card has come round. Say finished: <span class=\"svs-keyhint\">press <kbd>Enter</kbd> or </span>tap <strong>Finished!</strong></p>";
         } else if (me.done) {
           html = '<p class="svs-callout warn" role="status">Your racing hand is used up' +
             (me.bonus ? ", with an empty space: the bonus is yours once you say finished" : "") +
-            ". Press <kbd>Enter</kbd> or tap <strong>Finished!</strong></p>";
+            ". <span class=\"svs-keyhint\">Press <kbd>Enter</kbd> or tap</span><span class=\"svs-taphint\">Tap</span> <strong>Finished!</strong></p>";
         }
         if (me.called) {
           html += '<p class="svs-called">Called: ' + face(me.called, "mini") + " " + (me.came_round

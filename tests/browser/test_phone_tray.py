@@ -177,3 +177,35 @@ def test_spies_event_tiles_of_the_year_are_in_the_tray_on_a_phone(phone: Any, ma
     assert phone.locator(".sp-actions .sp-tile").count() > phone.locator(now).count()  # the rest scroll
     assert no_sideways_scroll(phone)
     screen(phone, "tray-spies-event-phone")
+
+
+def test_a_racer_who_must_say_finished_sees_the_button_on_a_phone(
+    browser: Any, live_server: Any, make_user: Any
+) -> None:
+    """At the end of a Spy vs Spy race (the hand used up, or stuck with a card called) the tray
+    holds the notes on why, the called card and the piles: the one button left to press, Finished!,
+    is in view without scrolling the tray."""
+    from games import get_engine
+    from spyleague.play.state import match_state
+
+    engine = get_engine("spy-vs-spy")
+    phone_options = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    with watched_page(browser, base_url=live_server.url, **phone_options) as phone:
+        user = log_in(phone, make_user, "noor")
+        match = services.match_create(user=user, game="spy-vs-spy", seats=1, seed=67)
+        services.match_start(user=user, match_id=match.pk)
+        while (legal := engine.legal(match_state(Match.objects.get(pk=match.pk)), 0)) != [{"type": "finish"}]:
+            services.match_move_submit(match_id=match.pk, user=user, action=legal[0])
+        phone.goto(f"/play/matches/{match.pk}/")
+        phone.wait_for_selector("#race[data-mode=finish]")
+        phone.wait_for_function(
+            "() => { const t = document.querySelector('.play-tray');"
+            " return t && Math.abs(parseFloat(getComputedStyle(document.body).paddingBottom)"
+            " - t.getBoundingClientRect().height) <= 2; }"
+        )
+        assert phone.evaluate(OUTSIDE, ["[data-finish]", 390, 844]) == [], "Finished! is off the screen"
+        tray = phone.locator(".play-tray").bounding_box()
+        button = phone.locator("[data-finish]").bounding_box()
+        assert tray is not None and button is not None
+        assert tray["y"] <= button["y"] and button["y"] + button["height"] <= tray["y"] + tray["height"] + 0.5
+        screen(phone, "tray-spy-vs-spy-finish-phone")
