@@ -7,17 +7,21 @@ site's pool, ``DATABASE_POOL_*``). Live updates go through Redis when ``REDIS_UR
 each web process looks at the versions of its pages' matches in the database (``feeds``).
 
 Every racer is a scripted client with its own session, doing what the race page does: it
-opens the page, keeps the race's event stream open (``race/events/``; ``--stream match``
-for the generic match stream), places its cards through the page's endpoint (``race/act/``)
-at ``--pace`` cards a second (jittered), choosing piles like the heuristic bot, and after an
-update fetches the others' progress (``race/progress/``) unless the stream pushed it,
-as ``static/js/race.js`` does. The server stamps the moment each move's POST
-reaches it (an ``X-Arrived`` header added by a thin ASGI wrapper around the site, below);
-each client stamps the moment an event arrives on its stream. For every accepted move, and
-every other racer in its race, the latency is the time from the POST's arrival to the first
-event on that racer's stream carrying the move's version or a later one. Both clocks are
-this machine's. Also printed: each mover's own round trip, the server's CPU per move, and
-how many page fetches a move caused.
+opens the page, then (``--transport ws``, the default) opens the race's WebSocket
+(``race/ws/``), places its cards on it at ``--pace`` cards a second (jittered), choosing piles
+like the heuristic bot, and draws the others from the updates the socket pushes, as
+``static/js/race.js`` does. ``--transport http`` is the page's fallback: moves as POSTs to
+``race/act/``, the race's event stream (``race/events/``; ``--stream match`` for the generic
+match stream), and after an update a fetch of the others' progress (``race/progress/``) unless
+the stream pushed it. The server stamps the moment each move reaches it (an ``X-Arrived``
+header or the socket's acknowledgement, added by a thin ASGI wrapper around the site, below);
+each client stamps the moment an update arrives. For every accepted move, and every other
+racer in its race, the latency is the time from the move's arrival to the first update to
+that racer carrying the move's version or a later one. Both clocks are this machine's. Also
+printed: each mover's own round trip, the server's CPU per move, and how many page fetches a
+move caused. With ``--groups N`` the site runs as N groups of web processes on ports of their
+own (as N machines would, sharing the database and Redis); the racers of each race are spread
+over the groups by seat, and the deliveries from one group to another are counted apart.
 
 Two phases in one run, on the same server: a baseline (one race alone on an idle server, at
 ``--baseline-pace``), then the load (``--races`` races at once). Figures: per delivery (one
@@ -134,7 +138,7 @@ def _stamped_socket(receive: Any, send: Any) -> tuple[Any, Any]:
     arrivals: deque[float] = deque()
 
     async def stamped_receive() -> dict[str, Any]:
-        message = await receive()
+        message: dict[str, Any] = await receive()
         if message["type"] == "websocket.receive":
             arrivals.append(time.time())
         return message
@@ -414,9 +418,9 @@ async def ws_phase(port: int, groups: list[list[Racer]], pace: float, seconds: f
     await settle(racers)  # the last updates reach the sockets
     stop.set()
     results = await asyncio.gather(*tasks, return_exceptions=True)
-    for r in results:
-        if isinstance(r, BaseException):
-            print("a racer's socket failed:", repr(r)[:200])
+    for result in results:
+        if isinstance(result, BaseException):
+            print("a racer's socket failed:", repr(result)[:200])
     return took
 
 
@@ -528,8 +532,8 @@ def set_up_races(env: dict[str, str], groups: list[int], seats: int) -> list[lis
     return out
 
 
-def move_versions(racers: list[Racer]) -> list[tuple[int, float, list[Racer]]]:
-    """Each accepted POST's move version, from the log: (version, arrived, the other racers)."""
+def move_versions(racers: list[Racer]) -> list[tuple[int, float, Racer, list[Racer]]]:
+    """Each accepted move's version, from the log: (version, arrived, its racer, the other racers)."""
     from spyleague.play.models import Move
 
     by_match: dict[int, list[Racer]] = {}
@@ -545,7 +549,7 @@ def move_versions(racers: list[Racer]) -> list[tuple[int, float, list[Racer]]]:
         for r in group:
             accepted = [arrived for arrived, _, status in r.posts if status == 200]
             for arrived, version in zip(accepted, numbers.get(r.seat, []), strict=False):
-                out.append((version, arrived, [o for o in group if o is not r]))
+                out.append((version, arrived, r, [o for o in group if o is not r]))
     return out
 
 
@@ -563,21 +567,29 @@ class Figures:
     fetches: int = 0  # progress (or board) fetches the pages made
     sent: int = 0  # moves the racers sent (accepted or not)
     steady: float = 0.0  # moves a second the server took in the middle of the phase
+    across: list[float] = field(default_factory=list)  # --groups: deliveries from one group to another
+    across_missed: int = 0
 
 
 def measure(racers: list[Racer], seconds: float, cpu: float) -> Figures:
     deliveries: list[float] = []
     per_move: list[float] = []
     missed = 0
+    across: list[float] = []
+    across_missed = 0
     moves = move_versions(racers)
-    for version, arrived, others in moves:
+    for version, arrived, mover, others in moves:
         worst = 0.0
         for other in others:
+            crossing = at(other, 0) != at(mover, 0)  # served by another group of web processes
             seen = next((t for t, v in other.stream if v >= version), None)
             if seen is None:
                 missed += 1
+                across_missed += crossing
                 continue
             deliveries.append(seen - arrived)
+            if crossing:
+                across.append(seen - arrived)
             worst = max(worst, seen - arrived)
         per_move.append(worst)
     posts = [rtt for r in racers for _, rtt, status in r.posts if status == 200]
@@ -596,7 +608,20 @@ def measure(racers: list[Racer], seconds: float, cpu: float) -> Figures:
         first, last = stamps[0] + 2, stamps[-1] - 2
         steady = sum(1 for a in stamps if first <= a <= last) / (last - first)
     return Figures(
-        len(moves), deliveries, per_move, missed, posts, errors, seconds, statuses, cpu, fetches, sent, steady
+        len(moves),
+        deliveries,
+        per_move,
+        missed,
+        posts,
+        errors,
+        seconds,
+        statuses,
+        cpu,
+        fetches,
+        sent,
+        steady,
+        across,
+        across_missed,
     )
 
 
@@ -740,6 +765,16 @@ def report(name: str, f: Figures) -> dict[str, Any]:
         f"{row['server_cpu_share']} cores on average; {row['page_fetches_per_move']} page fetches a move"
         + (f"; answers by status: {f.statuses}" if f.errors else "")
     )
+    if PORTS:
+        row["across_groups"] = len(f.across)
+        row["across_groups_missed"] = f.across_missed
+        row["across_groups_p95_ms"] = round(ms(f.across, 0.95), 1)
+        print(
+            f"{'':<22} from one group of web processes to another: {len(f.across)} deliveries, "
+            f"{f.across_missed} missed, median "
+            f"{round(1000 * statistics.median(f.across), 1) if f.across else None} ms, "
+            f"p95 {row['across_groups_p95_ms']} ms"
+        )
     return row
 
 

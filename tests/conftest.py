@@ -67,5 +67,9 @@ def celery_inline_unless_services(request: Any) -> Any:
         return
     before = app.conf.task_always_eager
     app.conf.task_always_eager = True
+    # The site asks its settings whether Celery is eager (to run a task here and now, not in a
+    # thread beside the request that would not see this test's transaction): both say the same.
+    settings = request.getfixturevalue("settings")
+    settings.CELERY_TASK_ALWAYS_EAGER = True
     yield
     app.conf.task_always_eager = before
