@@ -302,6 +302,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 
 # Live updates: published through Redis when it is configured, else read from the database.
 REDIS_URL = os.environ.get("REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else "")
+# The start of the names of the site's Redis channels and keys. Publish and subscribe ignore
+# Redis's database numbers, so two sites (or two test runs) sharing one Redis need prefixes of
+# their own.
+REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "spyleague")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

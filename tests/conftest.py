@@ -9,6 +9,10 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
+# Each pytest-xdist worker publishes on Redis channels of its own: its matches have the same
+# ids as the other worker's, and Redis's publish and subscribe know no database numbers.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.environ["REDIS_PREFIX"] = f"spyleague-test-{os.environ['PYTEST_XDIST_WORKER']}"
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -20,6 +24,15 @@ def fast_password_hashing() -> Iterator[None]:
     from django.test import override_settings
 
     with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def redis_names_of_this_worker() -> Iterator[None]:
+    """The settings say this worker's Redis prefix even if they were read before the line above."""
+    from django.test import override_settings
+
+    with override_settings(REDIS_PREFIX=os.environ.get("REDIS_PREFIX", "spyleague")):
         yield
 
 

@@ -42,12 +42,12 @@ PUBLISHING = Outage()  # this process's publishing to Redis, here and in ``realt
 
 def channel(match_id: int) -> str:
     """The Redis channel of a match's versions (``publish``)."""
-    return f"spyleague:match:{match_id}"
+    return f"{settings.REDIS_PREFIX}:match:{match_id}"
 
 
 def race_channel(match_id: int) -> str:
     """The Redis channel of a race's updates (``race_moves.publish_update``)."""
-    return f"spyleague:race:{match_id}"
+    return f"{settings.REDIS_PREFIX}:race:{match_id}"
 
 
 def redis_options() -> dict[str, Any]:

@@ -252,7 +252,7 @@ def bots_follow_up(*, match_id: int) -> float | None:
         return None  # Redis timed out moments ago: the pages' ticks and the bot sweep drive the bots
     started = time.monotonic()
     try:
-        key, ms = f"spyleague:race-bots:{match_id}", max(1, int(delay * 1000))
+        key, ms = f"{settings.REDIS_PREFIX}:race-bots:{match_id}", max(1, int(delay * 1000))
         if not within_deadline(live.PUBLISHING, lambda: _redis().set(key, "1", nx=True, px=ms)):
             return None  # a run is already waiting
     except Exception:  # without Redis the pages' ticks still drive the bots
