@@ -136,8 +136,8 @@ def test_a_race_move_reaches_the_other_racers_streams_with_its_progress_through_
     client: Any, make_user: Any
 ) -> None:
     """A racer's move: the other pages' streams (one Redis subscription per process) get its
-    version and then the progress the mover's request rendered once, well before the feed's
-    own look at the database (every 5 seconds) could have found it."""
+    version and then the race's update, built once by the process that made the move, well
+    before the feed's own look at the database (every 5 seconds) could have found it."""
     need(bool(settings.REDIS_URL), "REDIS_URL is not set: live updates read the database.")
     import asyncio
     import json
@@ -147,7 +147,7 @@ def test_a_race_move_reaches_the_other_racers_streams_with_its_progress_through_
     from django.urls import reverse
 
     from games import get_engine
-    from spyleague.play import services
+    from spyleague.play import race_moves, services
     from spyleague.play.state import match_state
     from spyleague.play.views import _race_async_stream
 
@@ -191,7 +191,10 @@ def test_a_race_move_reaches_the_other_racers_streams_with_its_progress_through_
         assert update == "event: update\ndata: 1"  # the version first
         kind, data_line = progress.split("\n")
         pushed = json.loads(data_line.removeprefix("data: "))
-        assert kind == "event: progress" and pushed["v"] == 1 and 'data-key="1-playing-' in pushed["html"]
+        assert kind == "event: progress" and pushed["t"] == "u" and pushed["v"] == 1
+        assert pushed["status"] == "playing"
+        # The race as a spectator sees it, with the move in it (each page leaves out its own racer).
+        assert pushed["race"] == race_moves.race_picture(engine, engine.apply(state, 1, action))
     assert elapsed < 2.0, f"the move took {elapsed:.2f} s to reach the streams"
 
 
