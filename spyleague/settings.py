@@ -71,7 +71,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",  # the policy: SECURE_CSP below
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "spyleague.core.middleware.StaticFiles",  # WhiteNoise, streaming its files under ASGI
     "spyleague.core.middleware.BadInput",  # before anything reads the request: see its docstring
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
