@@ -604,7 +604,18 @@
     setInterval(tick, TICK_MS);
   }
 
-  window.SpyRace = { send: send, tick: tick, transport: function () { return my.socket ? "socket" : my.http ? "http" : "none"; } };
+  window.SpyRace = {
+    send: send, tick: tick,
+    transport: function () { return my.socket ? "socket" : my.http ? "http" : "none"; },
+    // Whether a pick after the race counts now: the board of the pick is in place (the mode can
+    // say "take" a moment before it comes), the page has taken in its phase, and TAKE_GUARD_MS
+    // have passed since. What a test waits on before it picks.
+    pickCounts: function () {
+      var root = race();
+      return !!root && root.dataset.phase === "take" && my.phase === "take" &&
+        Date.now() - my.phaseSince >= TAKE_GUARD_MS;
+    }
+  };
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", start); }
   else { start(); }
 })();

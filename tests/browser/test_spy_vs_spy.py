@@ -66,6 +66,11 @@ def race_data(page: Any) -> dict[str, str]:
     )
 
 
+def a_pick_counts(page: Any) -> None:
+    """Wait until the page takes a pick after the race (it ignores one in the first half second)."""
+    page.wait_for_function("() => window.SpyRace.pickCounts()")
+
+
 def cards_left(page: Any) -> list[int]:
     texts = page.locator(".rival [data-count=left]").all_text_contents()
     return [int(t) for t in texts]
@@ -116,7 +121,7 @@ def race_to_the_end(page: Any, *, tap: bool, try_a_wrong_pile: bool, limit: floa
             page.wait_for_function(f"() => {RACE} && {RACE}.dataset.mode !== 'finish'")
             seen["finished"] += 1
         elif mode == "take":
-            page.wait_for_timeout(600)  # the page ignores a pick in the first half second
+            a_pick_counts(page)
             if seen["taken"] == 0:
                 shot(page, "spy-vs-spy-take" + ("-phone" if tap else ""))
             first = page.locator(".svs-piles .pile[data-pile]").first
@@ -271,7 +276,7 @@ def test_two_people_see_each_others_progress_live(
         # race, drawn by the pages too once Ann has picked.
         race_out(match, bob, 1)
         page.wait_for_selector("#race[data-mode=take]")
-        page.wait_for_timeout(600)  # the page ignores a pick in the first half second
+        a_pick_counts(page)
         page.keyboard.press("1")
         page.wait_for_function(f"() => {RACE}.dataset.mode === '' && !{RACE}.classList.contains('sending')")
         assert "You add pile 1" in (page.text_content(".svs-notes") or "")
