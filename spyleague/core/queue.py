@@ -123,14 +123,18 @@ def within_deadline[T](outage: Outage, call: Callable[[], T]) -> T:
 
     Returns what it returns and raises what it raises; when it has not answered in time, raises
     ``TooSlow`` and marks ``outage`` (so the next callers skip the service for a while) while the
-    call ends by itself in its thread.
+    call ends by itself in its thread. A failure is noted in ``outage`` too (``Outage.failed``).
     """
+    started = time.monotonic()
     future = _BESIDE.submit(call)
     try:
         return future.result(timeout=DEADLINE_SECONDS)
     except FutureTimeout:
         outage.timed_out()
         raise TooSlow(f"no answer within {DEADLINE_SECONDS} s") from None
+    except Exception:
+        outage.failed(started=started)
+        raise
 
 
 def send_task_safely(task: Any, *args: Any, countdown: float | None = None) -> bool:
@@ -150,12 +154,10 @@ def send_task_safely(task: Any, *args: Any, countdown: float | None = None) -> b
     if BROKER.ongoing():
         log.warning("Not queueing %s%r: the broker timed out moments ago", task.name, args)
         return False
-    started = time.monotonic()
     try:
         apply = task.apply_async  # the task as this thread sees it (Celery's current app is per thread)
         within_deadline(BROKER, lambda: apply(args, countdown=countdown, ignore_result=True))
     except Exception:
-        BROKER.failed(started=started)
         log.warning("Could not queue %s%r: the broker is away", task.name, args, exc_info=True)
         return False
     BROKER.over()

@@ -65,11 +65,9 @@ def _redis() -> Any:
 def publish(match_id: int, version: int) -> None:
     if not settings.REDIS_URL or PUBLISHING.ongoing():
         return
-    started = time.monotonic()
     try:
         within_deadline(PUBLISHING, lambda: _redis().publish(channel(match_id), str(version)))
     except Exception:  # a lost notice is caught up by the stream's own version check
-        PUBLISHING.failed(started=started)
         log.warning("Could not publish match %s version %s to Redis", match_id, version, exc_info=True)
     else:
         PUBLISHING.over()

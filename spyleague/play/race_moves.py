@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,11 +110,9 @@ def publish_update(match_id: int, version: int, message: str, *, move: dict[str,
     if not settings.REDIS_URL or live.PUBLISHING.ongoing():
         return
     payload = message if move is None else f"{message}\n{json.dumps(move)}"
-    started = time.monotonic()
     try:
         within_deadline(live.PUBLISHING, lambda: live._redis().publish(live.race_channel(match_id), payload))
     except Exception:
-        live.PUBLISHING.failed(started=started)
         log.warning("Could not publish the update of match %s version %s", match_id, version, exc_info=True)
     else:
         live.PUBLISHING.over()

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import logging
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, partial
@@ -250,13 +249,11 @@ def bots_follow_up(*, match_id: int) -> float | None:
         return None
     if live.PUBLISHING.ongoing():
         return None  # Redis timed out moments ago: the pages' ticks and the bot sweep drive the bots
-    started = time.monotonic()
     try:
         key, ms = f"{settings.REDIS_PREFIX}:race-bots:{match_id}", max(1, int(delay * 1000))
         if not within_deadline(live.PUBLISHING, lambda: _redis().set(key, "1", nx=True, px=ms)):
             return None  # a run is already waiting
     except Exception:  # without Redis the pages' ticks still drive the bots
-        live.PUBLISHING.failed(started=started)
         log.warning("Could not schedule the bots of match %s", match_id, exc_info=True)
         return None
     from ..core.queue import send_task_safely
