@@ -38,7 +38,6 @@ from typing import Any
 from django.conf import settings
 
 from .live import (
-    PING_SECONDS,
     SUBSCRIBE_SECONDS,
     Heartbeat,
     channel,
@@ -216,9 +215,7 @@ class Feeds:
             try:
                 if pubsub is None or not pubsub.subscribed:
                     raise ConnectionError("not subscribed")
-                message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=PING_SECONDS / 2)
-                if message is None:
-                    await beat.check(pubsub)
+                message = await beat.next_message(pubsub)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
@@ -236,9 +233,7 @@ class Feeds:
                 self.look_soon = True  # for a move made before the subscription was back
                 self.nudged.set()
             if message is not None:
-                beat.heard_from()
-                if message.get("type") != "pong":
-                    self._dispatch(message)
+                self._dispatch(message)
 
     async def _reconnect(self, broken: Any) -> None:
 

@@ -90,6 +90,18 @@ class Heartbeat:
     def heard_from(self) -> None:
         self.heard, self.pinged = time.monotonic(), 0.0
 
+    async def next_message(self, pubsub: Any, timeout: float | None = None) -> Any:
+        """Wait on the subscription ``timeout`` seconds at most (and ``PING_SECONDS / 2`` at most, so
+        that a Redis that stopped answering is noticed): its next message, or None when nothing
+        but a pong came. Raises when Redis stopped answering, as a dropped connection would."""
+        slice_ = PING_SECONDS / 2 if timeout is None else min(timeout, PING_SECONDS / 2)
+        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=slice_)
+        if message is None:
+            await self.check(pubsub)
+            return None
+        self.heard_from()
+        return None if message.get("type") == "pong" else message
+
     async def check(self, pubsub: Any) -> None:
         now = time.monotonic()
         if self.pinged:
@@ -146,16 +158,9 @@ class Subscription:
         end = time.monotonic() + timeout
         try:
             while True:  # in slices, so that a Redis that stopped answering is noticed (``Heartbeat``)
-                left = max(0.0, end - time.monotonic())
-                message = await self.pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=min(left, PING_SECONDS / 2)
-                )
+                message = await self.beat.next_message(self.pubsub, max(0.0, end - time.monotonic()))
                 if message is not None:
-                    self.beat.heard_from()
-                    if message.get("type") != "pong":
-                        return message
-                else:
-                    await self.beat.check(self.pubsub)
+                    return message
                 if time.monotonic() >= end:
                     return None
         except asyncio.CancelledError:
