@@ -92,13 +92,16 @@ class StaticFiles(WhiteNoiseMiddleware):  # type: ignore[misc]  # WhiteNoise has
     @staticmethod
     def serve(static_file: Any, request: HttpRequest) -> HttpResponse:
         response = WhiteNoiseMiddleware.serve(static_file, request)
-        if isinstance(request, ASGIRequest) and response.file_to_stream is not None:
-            # The file stays in the response's closers: it is closed when the response ends.
+        if isinstance(request, ASGIRequest) and response.streaming:
+            # The file stays in the response's closers: it is closed when the response ends. A
+            # "not modified" answer has no file, and an empty body that is asynchronous too.
             response.streaming_content = _read_beside(response.file_to_stream)
         return response  # type: ignore[no-any-return]
 
 
 async def _read_beside(file: Any) -> AsyncIterator[bytes]:
+    if file is None:
+        return
     read = sync_to_async(file.read, thread_sensitive=False)
     while block := await read(STATIC_BLOCK):
         yield block

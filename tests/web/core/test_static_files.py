@@ -61,5 +61,15 @@ def test_a_not_modified_answer_has_no_body_under_asgi() -> None:
     first = static_files()(RequestFactory().get(f"/static/{SCRIPT}"))
     first.close()
     request = AsyncRequestFactory().get(f"/static/{SCRIPT}", headers={"if-none-match": first["ETag"]})
-    response = static_files()(request)
-    assert response.status_code == 304 and b"".join(response) == b""
+
+    async def fetch() -> tuple[Any, list[bytes]]:
+        response = static_files()(request)
+        assert response.is_async  # no "must consume synchronous iterators" for an empty body either
+        blocks = [block async for block in response]
+        response.close()
+        return response, blocks
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        response, blocks = asyncio.run(fetch())
+    assert response.status_code == 304 and blocks == []
