@@ -86,9 +86,12 @@ named in a test: ``test_ruling_<n>_...``).
 6. A "win" (for the wins tiebreak) is a sole first place; a shared first is not a win, nor is a
    bye.
 7. Byes score per ``ByeScoring``: default the points of a 2-seat win; "average" means the
-   player's own average per game over the whole event. A bye's game points default to the
-   player's average game score, so byes neither help nor hurt game points in either direction
-   (``lowest_wins``).
+   player's own average per game over the whole event. A bye's game points are the average game
+   score of the players seated in its round (0 while none of the round's results is in), the
+   same rule in every round and whichever score wins (``lowest_wins``): a bye scores like the
+   round's average player, so it never beats a table's winner by game points it did not play for.
+   (The player's own average was a different figure in round 1, where it is 0, the best score
+   of a lowest-wins game, than later.)
 8. Opponents' average counts each opponent once per meeting, every other player at a
    multiplayer table being an opponent; it uses the opponents' final tournament points.
 9. Head-to-head is computed only among the players still tied when it is applied: +1 for each
@@ -103,6 +106,13 @@ named in a test: ``test_ruling_<n>_...``).
     finishing order in the race that ended the game.
 13. Ratings: a table is one Plackett-Luce match of one-player teams ranked by place; ties share a
     rank (openskill's own handling).
+14. Tables of another size than the event's (``uneven``: one seat shorter or longer) pay their
+    usual points scaled so that a seat's average equals the event's tables' (``balanced_scheme``),
+    and the Swiss seating gives those tables to the players who have had the fewest of them: a
+    second one only when everyone present has had one, unless avoiding it would repeat a pairing.
+15. Buchholz cut 1 and Sonneborn-Berger at multiplayer tables: a round is worth the average
+    points of the opponents at the table (a bye nothing, and it is the round cut); a beaten
+    opponent is one who placed below you at the table, a tied one shared your place (half).
 """
 
 from .explain import RepeatExplanation, SwapCheck, SwapWarning, check_swap, explain_repeats
@@ -129,6 +139,7 @@ from .standings import (
     SeatResult,
     StandingsRow,
     TableResult,
+    balanced_scheme,
     compute_standings,
 )
 from .swiss import minimum_repeats, pair_swiss, swiss_round
@@ -159,6 +170,7 @@ __all__ = [
     "TablePlan",
     "TableResult",
     "TableSizeError",
+    "balanced_scheme",
     "bracket_order",
     "check_swap",
     "compute_standings",

@@ -160,6 +160,10 @@ class EventHistory:
     def last_seat(self, player: int) -> int | None:
         return self._last_seat.get(player)
 
+    def odd_tables(self, player: int, preferred: int) -> int:
+        """How many times ``player`` sat at a table of another size than ``preferred``."""
+        return sum(1 for rnd in self.rounds for t in rnd.tables if len(t) != preferred and player in t)
+
     def repeated_pairs(self, rnd: Round) -> tuple[RepeatedPair, ...]:
         """Pairs in ``rnd`` that have sat together before, table by table."""
         found: list[RepeatedPair] = []

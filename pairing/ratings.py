@@ -39,9 +39,28 @@ from typing import Literal, NamedTuple
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-__all__ = ["PlayerRating", "Rater", "RatingPoint", "RatingTable", "rate_result", "recompute_ratings"]
+__all__ = [
+    "PROVISIONAL_SIGMA",
+    "PlayerRating",
+    "Rater",
+    "RatingPoint",
+    "RatingTable",
+    "is_provisional",
+    "rate_result",
+    "recompute_ratings",
+]
 
 Z = 3.0  # ordinal = mu - Z * sigma
+
+# A rating is provisional while its uncertainty is above this: it starts at 25 / 3 (8.33) and,
+# at tables of 2 to 4, falls below 6.5 after about ten games. Leaderboards mark a provisional
+# rating with "?", as lichess does while a Glicko deviation is above 110.
+PROVISIONAL_SIGMA = 6.5
+
+
+def is_provisional(sigma: float) -> bool:
+    """Whether a rating of this uncertainty is still provisional (see ``PROVISIONAL_SIGMA``)."""
+    return sigma > PROVISIONAL_SIGMA
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,12 @@ How a round is seated (:func:`seat_swiss_tables`):
    If swaps alone get stuck above the bound, a short simulated annealing run (``effort`` moves,
    random numbers from ``random.Random(seed)``) tries to escape; the best seating seen is kept.
    A final pass makes spread-reducing swaps between neighbouring tables that add no repeat.
+   Between the meetings and the spread comes the *odd tables* tier, when the round has tables
+   of another size than the preferred one (one seat shorter or longer): each player seated at
+   such a table costs ``d (d + 1) / 2``, ``d`` being how many more of them they have had than
+   the present player who has had the fewest. So the odd tables go to those who have had the
+   fewest, a second one only when everyone has had one (unless that would add a repeat), and a
+   last pass looks across every table for a swap that spreads them better.
 4. Small rounds (at most ``exact_up_to`` = 64 seated players). If the local search ends above the
    lower bound, the exact branch and bound of :mod:`pairing.exact` starts from its seating and
    looks for the true fewest repeats within ``exact_budget`` steps (a deterministic count: at most
@@ -313,7 +319,7 @@ def seat_swiss_tables(
     bye_set = set(byes)
     seated = [p for p in order if p not in bye_set]
     bound = repeat_lower_bound(seated, plan.sizes, hist)
-    search = _TableSearch(seated, plan.sizes, points, hist, rng)
+    search = _TableSearch(seated, plan.sizes, points, hist, rng, preferred=preferred)
     search.improve(bound, effort)
     exact_fits = len(seated) <= exact_up_to and max(plan.sizes, default=0) <= EXACT_MAX_TABLE
     if search.repeats() > bound and exact_fits and exact_budget > 0:
@@ -343,6 +349,18 @@ def seat_swiss_tables(
         search.polish(len(plan.sizes))
         if search.total_cost() >= before:
             search.set_tables(kept)
+    search.spread_odd_tables()
+    if search.odd_total() > search.fewest_odd():
+        # The odd tables did not go to those who had the fewest: search again with them first,
+        # and keep that seating if it repeats no more (the tiers above them come first).
+        fair = _TableSearch(
+            seated, plan.sizes, points, hist, random.Random(seed), preferred=preferred, odd_first=True
+        )
+        fair.improve(bound, effort)
+        if fair.key() < search.key():
+            search.set_tables(fair.tables)
+            search.polish(len(plan.sizes))
+            search.spread_odd_tables()
     notes: tuple[str, ...] = ()
     if any(hist.byes_of(p) for p in byes):
         notes = ("every player has had a bye, so someone gets a second one",)
@@ -359,6 +377,9 @@ class _TableSearch:
         points: dict[int, float],
         hist: EventHistory,
         rng: random.Random,
+        *,
+        preferred: int | None = None,
+        odd_first: bool = False,
     ) -> None:
         self.players = seated
         self.rng = rng
@@ -371,15 +392,33 @@ class _TableSearch:
             row = {index[q]: k for q, k in hist.opponents(p).items() if q in index}
             total_meetings += sum(row.values())
             self.met.append(row)
+        # The odd tables tier: what sitting at a table of another size costs each player.
+        self.preferred = preferred
+        self.odd_cost = [0] * m
+        if preferred is not None and any(s != preferred for s in sizes):
+            had = [hist.odd_tables(p, preferred) for p in seated]
+            fewest = min(had, default=0)
+            self.odd_cost = [(h - fewest) * (h - fewest + 1) // 2 for h in had]
         gap = (max(self.pts) - min(self.pts)) if m else 0
         total_pairs = sum(s * (s - 1) // 2 for s in sizes)
-        self.w_extra = total_pairs * gap * gap + 1
-        self.w_repeat = self.w_extra * (total_meetings + 1)
+        if odd_first:  # the odd tables above everything: how few repeats a fair seating has
+            self.w_extra = total_pairs * gap * gap + 1
+            self.w_repeat = self.w_extra * (total_meetings + 1)
+            self.w_odd = self.w_repeat * (total_pairs + 1)
+        else:
+            self.w_odd = total_pairs * gap * gap + 1
+            self.w_extra = self.w_odd * (sum(self.odd_cost) + 1)
+            self.w_repeat = self.w_extra * (total_meetings + 1)
         self.tables = _chunks(range(m), sizes)
         self.where = [0] * m
+        self._mark_odd()
         for t, table in enumerate(self.tables):
             for i in table:
                 self.where[i] = t
+
+    def _mark_odd(self) -> None:
+        preferred = self.preferred
+        self.odd = [preferred is not None and len(t) != preferred for t in self.tables]
 
     # -- costs -------------------------------------------------------------------------------
     def pair_cost(self, i: int, j: int) -> int:
@@ -391,7 +430,12 @@ class _TableSearch:
         return cost
 
     def total_cost(self) -> int:
-        return sum(self.pair_cost(a, b) for table in self.tables for a, b in combinations(table, 2))
+        pairs = sum(self.pair_cost(a, b) for table in self.tables for a, b in combinations(table, 2))
+        return pairs + self.w_odd * self.odd_total()
+
+    def odd_total(self) -> int:
+        """The odd tables tier: the cost of everyone seated at a table of another size."""
+        return sum(self.odd_cost[i] for t, table in enumerate(self.tables) if self.odd[t] for i in table)
 
     def repeats(self) -> int:
         return sum(1 for table in self.tables for a, b in combinations(table, 2) if b in self.met[a])
@@ -402,6 +446,10 @@ class _TableSearch:
         mx, my = self.met[x], self.met[y]
         px, py = pts[x], pts[y]
         d = 0
+        odd_x, odd_y = self.odd[self.where[x]], self.odd[self.where[y]]
+        if odd_x != odd_y:  # x goes to y's table and y to x's: one of them now sits at the odd one
+            moved = self.odd_cost[x] - self.odd_cost[y]
+            d += self.w_odd * (moved if odd_y else -moved)
         for z in self.tables[self.where[x]]:
             if z == x:
                 continue
@@ -521,10 +569,33 @@ class _TableSearch:
     def _repeats_of(self, tables: list[list[int]]) -> int:
         return sum(1 for table in tables for a, b in combinations(table, 2) if b in self.met[a])
 
+    def start_odd_tables_fair(self) -> None:
+        """Before the search: whoever sits at an odd table having had more of them than someone
+        at a table of the preferred size changes places with the nearest such player in the
+        standings (repeats this makes are the search's to mend, the odd tables tier then
+        keeping what it can of this)."""
+        for t, table in enumerate(self.tables):
+            if not self.odd[t]:
+                continue
+            for x in list(table):
+                others = [
+                    y
+                    for u, other in enumerate(self.tables)
+                    if not self.odd[u]
+                    for y in other
+                    if self.odd_cost[y] < self.odd_cost[x]
+                ]
+                if others:
+                    y = min(
+                        others, key=lambda y: (self.odd_cost[y], abs(self.pts[x] - self.pts[y]), abs(x - y))
+                    )
+                    self.swap(x, y)
+
     def improve(self, bound: int, effort: int) -> None:
         tables_count = len(self.tables)
         if tables_count < 2:
             return
+        self.start_odd_tables_fair()
         window = 2
         while True:
             self.repair(window)
@@ -536,12 +607,52 @@ class _TableSearch:
             self.repair(tables_count)
         self.polish(2)
 
+    def spread_odd_tables(self) -> None:
+        """Swaps anywhere in the room that lower the cost, for each player seated at an odd
+        table who has had more of them than someone: the neighbouring tables the other passes
+        look at may all have had theirs."""
+        if not any(self.odd):
+            return
+        changed = True
+        while changed:
+            changed = False
+            for t, table in enumerate(self.tables):
+                if not self.odd[t]:
+                    continue
+                for x in list(table):
+                    if self.where[x] != t or not self.odd_cost[x]:
+                        continue
+                    d, y = self.best_swap(x, len(self.tables))
+                    if y != -1 and d < 0:
+                        self.swap(x, y)
+                        changed = True
+
+    def fewest_odd(self) -> int:
+        """The odd tables tier at its lowest, repeats aside: the odd seats given to those who
+        have had the fewest."""
+        seats = sum(len(t) for u, t in enumerate(self.tables) if self.odd[u])
+        return sum(sorted(self.odd_cost)[:seats])
+
+    def key(self) -> tuple[int, int, int, int]:
+        """The cost's tiers in order: repeated pairs, further meetings, odd tables, spread."""
+        repeats = extra = spread = 0
+        for table in self.tables:
+            for a, b in combinations(table, 2):
+                k = self.met[a].get(b, 0)
+                if k:
+                    repeats += 1
+                    extra += k - 1
+                gap = self.pts[a] - self.pts[b]
+                spread += gap * gap
+        return repeats, extra, self.odd_total(), spread
+
     def met_masks(self) -> list[int]:
         return [sum(1 << j for j in row) for row in self.met]
 
     def set_tables(self, tables: Iterable[Iterable[int]]) -> None:
         """Replace the seating (tables of indices); tables are put in standings order."""
         self.tables = sorted((sorted(t) for t in tables), key=lambda t: (t[0], -len(t)))
+        self._mark_odd()
         for t, table in enumerate(self.tables):
             for i in table:
                 self.where[i] = t

@@ -26,6 +26,7 @@ class LeaderRowSerializer(serializers.Serializer[Any]):
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
     games = serializers.IntegerField()
+    provisional = serializers.BooleanField(help_text="The uncertainty is still high (the first games).")
 
 
 class HistoryPointSerializer(serializers.Serializer[Any]):
@@ -33,6 +34,7 @@ class HistoryPointSerializer(serializers.Serializer[Any]):
     rating = serializers.FloatField()
     mu = serializers.FloatField()
     sigma = serializers.FloatField()
+    provisional = serializers.BooleanField(help_text="The uncertainty was still high then.")
 
 
 def _game_parameter() -> OpenApiParameter:

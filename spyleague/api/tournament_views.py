@@ -79,6 +79,12 @@ class StandingOutSerializer(serializers.Serializer[Any]):
     games = serializers.IntegerField()
     byes = serializers.IntegerField()
     dropped = serializers.BooleanField()
+    sonneborn_berger = serializers.FloatField(
+        allow_null=True, help_text="Sonneborn-Berger; null for standings stored before it was kept."
+    )
+    buchholz_cut1 = serializers.FloatField(
+        allow_null=True, help_text="Buchholz cut 1; null for standings stored before it was kept."
+    )
 
 
 class ResultLineInSerializer(serializers.Serializer[Any]):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from pairing.ratings import is_provisional
+
 
 class Rating(models.Model):
     player = models.ForeignKey("clubs.Player", on_delete=models.CASCADE, related_name="ratings")
@@ -29,6 +31,11 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {_title(self.game)}: {self.ordinal:.1f}"
+
+    @property
+    def provisional(self) -> bool:
+        """Still uncertain (its first games): shown with "?"."""
+        return is_provisional(self.sigma)
 
 
 class RatingPoint(models.Model):

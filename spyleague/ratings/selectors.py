@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pairing.ratings import is_provisional
+
 from ..clubs.models import Player
 from .models import Rating, RatingPoint
 
@@ -27,6 +29,7 @@ def leaderboard(
             "mu": r.mu,
             "sigma": r.sigma,
             "games": r.games,
+            "provisional": is_provisional(r.sigma),
         }
         for i, r in enumerate(rows.order_by("-ordinal", "player__name")[:limit], start=1)
     ]
@@ -34,7 +37,13 @@ def leaderboard(
 
 def rating_history(*, player: Player, game: str) -> list[dict[str, Any]]:
     return [
-        {"when": p.when, "rating": p.ordinal, "mu": p.mu, "sigma": p.sigma}
+        {
+            "when": p.when,
+            "rating": p.ordinal,
+            "mu": p.mu,
+            "sigma": p.sigma,
+            "provisional": is_provisional(p.sigma),
+        }
         for p in RatingPoint.objects.filter(player=player, game=game).order_by("when", "pk")
     ]
 

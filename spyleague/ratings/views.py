@@ -4,6 +4,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from games import games
+from pairing.ratings import PROVISIONAL_SIGMA
 
 from ..clubs.models import Club
 from ..tournaments.models import League
@@ -35,5 +36,6 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
             "league": league,
             "clubs": Club.objects.order_by("name"),
             "leagues": League.objects.filter(club=club).order_by("-starts") if club else [],
+            "provisional_sigma": PROVISIONAL_SIGMA,
         },
     )

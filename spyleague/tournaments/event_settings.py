@@ -27,6 +27,17 @@ TIEBREAK_WORDS: dict[str, tuple[str, str]] = {
         "Strength of opponents",
         "the average tournament points of every opponent met (Buchholz)",
     ),
+    "buchholz_cut1": (
+        "Buchholz cut 1",
+        "each round is worth the average tournament points of the opponents at your table; they are "
+        "added up and your weakest round is left out (a bye is worth nothing, and it is the round left out)",
+    ),
+    "sonneborn_berger": (
+        "Sonneborn-Berger",
+        "the tournament points of every opponent you beat, and half those of every opponent you tied "
+        "with: at a table of any size you beat everyone who placed below you there, and tie with "
+        "whoever shared your place",
+    ),
     "wins": ("Wins", "games finished alone in first place"),
     "head_to_head": ("Head to head", "among the players still tied, who placed better when they met"),
 }
@@ -48,6 +59,52 @@ def tiebreaks_in_force(event: Event) -> list[str]:
 
 def _points_text(points: list[float]) -> str:
     return ", ".join(f"{p:g}" for p in points)
+
+
+# What a bye's game score is, and why: the one rule for every round and every game.
+BYE_GAME_SCORE = (
+    "A bye's game score is the average game score of the players seated in that round (nothing "
+    "while none of the round's results is in), in every round and for every game. A player on a bye "
+    "did not play: counting nothing would make them the best of a game won by the lowest score "
+    "(Black Spy, Spy vs Spy) and the worst of the others, and their own average would be a "
+    "different rule in round 1 than later. The round's average scores them like the round's "
+    "middle player, never like its winner."
+)
+
+
+def scoring_lines(event: Event) -> dict[str, Any]:
+    """How the event scores, in words: its points by place at each table size it uses (with
+    the average a seat can expect), what a bye scores, and the tiebreaks in order."""
+    from .services import bye_scoring, points_scheme
+
+    scheme = points_scheme(event)
+    sizes = sorted(event.table_sizes, reverse=True)
+    tables = []
+    for size in sizes:
+        points = scheme.by_size[size]
+        tables.append(
+            {
+                "size": size,
+                "points": " ".join(f"{p:g}" for p in points),
+                "average": f"{sum(points) / size:.2f}".rstrip("0").rstrip("."),
+                "own": size == event.table_size,
+            }
+        )
+    bye = bye_scoring(event)
+    if event.bye_rule == Event.ByeRule.WIN:
+        bye_points = f"{scheme.win(bye.table_size):g} points, a win at a table of {bye.table_size}"
+    elif event.bye_rule == Event.ByeRule.DRAW:
+        bye_points = f"{scheme.draw(bye.table_size):g} points, a draw at a table of {bye.table_size}"
+    elif event.bye_rule == Event.ByeRule.AVERAGE:
+        bye_points = "the player's own average tournament points a game"
+    else:
+        bye_points = "no points"
+    return {
+        "tables": tables,
+        "balanced": len(tables) > 1,
+        "bye": f"A bye scores {bye_points}, and the round's average game score.",
+        "tiebreaks": [tiebreak_words(t, game=event.game)[0] for t in tiebreaks_in_force(event)],
+    }
 
 
 class EventSettingsForm(forms.Form):

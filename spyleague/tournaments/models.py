@@ -341,6 +341,9 @@ class Standing(models.Model):
     wins = models.PositiveIntegerField(default=0)
     games = models.PositiveIntegerField(default=0)
     byes = models.PositiveIntegerField(default=0)
+    # None: stored before these figures were kept (the next update then recomputes the event).
+    sonneborn_berger = models.FloatField(null=True, blank=True)
+    buchholz_cut1 = models.FloatField(null=True, blank=True)
     tiebreaks = models.JSONField(default=list, blank=True)
     after_round = models.PositiveSmallIntegerField(default=0)
 

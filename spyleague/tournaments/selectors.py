@@ -27,6 +27,8 @@ class StandingLine:
     games: int
     byes: int
     dropped: bool
+    sonneborn_berger: float | None = None
+    buchholz_cut1: float | None = None
 
 
 STANDING_COLUMNS = (
@@ -41,13 +43,27 @@ STANDING_COLUMNS = (
     "games",
     "byes",
     "entrant__dropped_after",
+    "sonneborn_berger",
+    "buchholz_cut1",
 )
 
 
 def _line(row: Sequence[Any]) -> StandingLine:
-    rank, name, player, entrant, points, game_points, average, wins, games, byes, dropped = row
+    rank, name, player, entrant, points, game_points, average, wins, games, byes, dropped, sb, bh = row
     return StandingLine(
-        rank, name, player, entrant, points, game_points, average, wins, games, byes, dropped is not None
+        rank,
+        name,
+        player,
+        entrant,
+        points,
+        game_points,
+        average,
+        wins,
+        games,
+        byes,
+        dropped is not None,
+        sb,
+        bh,
     )
 
 
@@ -79,6 +95,8 @@ def _computed_standings(event: Event) -> list[StandingLine]:
             r.games,
             r.byes,
             entrants[r.player][2] is not None,
+            r.sonneborn_berger,
+            r.buchholz_cut1,
         )
         for r in standings_compute(event)
     ]

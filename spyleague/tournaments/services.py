@@ -53,6 +53,7 @@ from pairing.standings import (
     SeatResult,
     StandingsRow,
     TableResult,
+    balanced_scheme,
     compute_standings,
 )
 from pairing.tables import DEFAULT_SEATS, describe_sizes
@@ -480,10 +481,10 @@ def _rounds_data(event: Event) -> list[tuple[Round, PRound, RoundResult | None]]
 
 
 def points_scheme(event: Event) -> PointsScheme:
-    by_size = dict(DEFAULT_POINTS)
-    if event.points_by_place and len(event.points_by_place) == event.table_size:
-        by_size[event.table_size] = tuple(float(p) for p in event.points_by_place)
-    return PointsScheme(by_size=by_size)
+    """The event's points by place at its own tables, and at tables one seat shorter or longer
+    the points that pay a seat the same on average (``pairing.standings.balanced_scheme``)."""
+    points = event.points_by_place if len(event.points_by_place or ()) == event.table_size else None
+    return balanced_scheme(event.table_size, points)
 
 
 def bye_scoring(event: Event) -> ByeScoring:

@@ -29,30 +29,39 @@ from typing import Any
 from django.db import connection, transaction
 
 from games import game_info
-from pairing.standings import StandingsRow, Tiebreak
+from pairing.standings import (
+    Figures,
+    Meeting,
+    SeatResult,
+    StandingsRow,
+    TableResult,
+    Tiebreak,
+    opponent_figures,
+    own_figures,
+    rank_figures,
+    round_average,
+    shown_tiebreaks,
+    table_meetings,
+    tiebreak_value,
+)
 
 from ..core.jobs import job_lock
 from .models import Entrant, Event, Round, Seat, Standing, Table
 
 
 @dataclass(slots=True)
-class _Figures:
-    """One player's figures, as ``compute_standings`` keeps them."""
-
-    points: float = 0.0
-    game_points: float = 0.0
-    opponents_average: float = 0.0
-    wins: int = 0
-    games: int = 0
-    byes: int = 0
-
-
-@dataclass(slots=True)
 class _Stored:
     pk: int | None
-    # (rank, points, game_points, opponents_average, wins, games, byes, tiebreaks); None: no row
+    # (rank, points, game_points, opponents_average, wins, games, byes, sonneborn_berger,
+    # buchholz_cut1, tiebreaks); None: no row
     values: tuple[Any, ...] | None
     after_round: int | None
+
+
+def _figures_of(values: tuple[Any, ...]) -> Figures:
+    """A stored row's figures (its ``values`` as ``_stored`` reads them)."""
+    _, points, game_points, average, wins, games, byes, sonneborn_berger, buchholz_cut1, _ = values
+    return Figures(points, game_points, wins, games, byes, average, sonneborn_berger, buchholz_cut1)
 
 
 def standings_lock(event: Event) -> None:
@@ -73,13 +82,15 @@ def _stored(event: Event, *, tiebreaks: bool = True) -> dict[int, _Stored]:
         "standings__wins",
         "standings__games",
         "standings__byes",
+        "standings__sonneborn_berger",
+        "standings__buchholz_cut1",
         "standings__after_round",
     ]
     if tiebreaks:
         columns.append("standings__tiebreaks")
     for row in Entrant.objects.filter(event=event).order_by().values_list(*columns):
-        entrant, pk, *values = row[:9]
-        after, shown = row[9], row[10] if tiebreaks else None
+        entrant, pk, *values = row[:11]
+        after, shown = row[11], row[12] if tiebreaks else None
         out[entrant] = _Stored(pk, (*values, shown) if pk is not None else None, after)
     return out
 
@@ -111,8 +122,9 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     table's result was confirmed or corrected). Returns the number of rows written.
 
     Falls back to ``standings_store`` when the stored rows cannot be trusted to hold the rest
-    (an entrant who has results but no row yet: the standings were never stored), and for the
-    knockout formats, ranked by the stage reached before the points.
+    (an entrant who has results but no row yet: the standings were never stored; rows stored
+    before a figure was kept), and for the knockout formats, ranked by the stage reached before
+    the points.
     """
     from .services import DEFAULT_TIEBREAKS, KNOCKOUT_FORMATS, bye_scoring, points_scheme
 
@@ -132,45 +144,52 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     missing = [e for e, row in stored.items() if row.values is None]
     if missing and Seat.objects.filter(entrant_id__in=missing, table__round_id__in=list(number_of)).exists():
         return standings_store(event=event)
+    if any(row.values is not None and None in row.values[7:9] for row in stored.values()):
+        return standings_store(event=event)
     changed = set(entrants) & stored.keys()
 
-    # The seats of every table the changed players sat at, then of every table their opponents
-    # (at those tables, whether or not their result counts yet) sat at.
+    # The seats of every table the changed players sat at; then, since those tables' rounds have
+    # a new average game score, the players on a bye in them are changed too; then the tables of
+    # every opponent (at those tables, whether or not their result counts yet).
     tables = _tables(changed, number_of)
+    touched = {t.round for t in tables.values() if not t.is_bye}
+    bye_mates = _bye_players(touched) - changed
+    if bye_mates:
+        changed |= bye_mates
+        tables.update(_tables(bye_mates, number_of))
     opponents = {s[0] for t in tables.values() if not t.is_bye for s in t.seats} - changed
     tables.update(_tables(opponents, number_of))
-    ordered = sorted(tables.values(), key=lambda t: (number_of[t.round], t.number))
-    played: dict[int, list[_Table]] = {}
-    byes: dict[int, int] = {}
-    for table in ordered:
-        for entrant, *_ in table.seats:
-            if table.is_bye:
-                byes[entrant] = byes.get(entrant, 0) + 1
-            elif table.counts:
-                played.setdefault(entrant, []).append(table)
-
     scheme, bye = points_scheme(event), bye_scoring(event)
-    figures: dict[int, _Figures] = {}
+    meetings: dict[int, list[Meeting]] = {}
+    bye_rounds: dict[int, list[int]] = {}
+    for table in tables.values():
+        if table.is_bye:
+            for entrant, *_ in table.seats:
+                bye_rounds.setdefault(entrant, []).append(table.round)
+        elif table.counts:
+            for entrant, meeting in table_meetings(_result(table), scheme):
+                meetings.setdefault(entrant, []).append(meeting)
+    averages = _round_averages({r for e in changed for r in bye_rounds.get(e, ())})
+
+    figures: dict[int, Figures] = {}
     for entrant, row in stored.items():
-        if entrant in changed:
-            continue
-        if row.values is None:
-            figures[entrant] = _Figures()
-        else:
-            _, points, game_points, average, wins, games, bye_count, _ = row.values
-            figures[entrant] = _Figures(points, game_points, average, wins, games, bye_count)
+        if entrant not in changed:
+            figures[entrant] = Figures() if row.values is None else _figures_of(row.values)
     for entrant in changed:
-        figures[entrant] = _own_figures(entrant, played.get(entrant, []), byes.get(entrant, 0), scheme, bye)
+        byes = [averages[r] for r in bye_rounds.get(entrant, ())]
+        figures[entrant] = own_figures(meetings.get(entrant, []), byes, scheme, bye)
+    points = {p: f.points for p, f in figures.items()}
     for entrant in changed | opponents:
-        met = [s[0] for t in played.get(entrant, []) for s in t.seats if s[0] != entrant]
-        figures[entrant].opponents_average = sum(figures[o].points for o in met) / len(met) if met else 0.0
+        opponent_figures(figures[entrant], meetings.get(entrant, []), points)
 
     def against(players: Collection[int]) -> dict[int, dict[int, list[int]]]:
         return _against(players, number_of)
 
     tiebreaks: tuple[Tiebreak, ...] = tuple(event.tiebreaks or DEFAULT_TIEBREAKS)  # type: ignore[arg-type]
     lowest_wins = game_info(event.game).lowest_wins
-    ranks, values, rounded = _ranking(figures, tiebreaks=tiebreaks, lowest_wins=lowest_wins, against=against)
+    ranks, values, rounded = rank_figures(
+        figures, tiebreaks=tiebreaks, lowest_wins=lowest_wins, against=against
+    )
     # Rows written whole: those whose figures were worked out again, and those whose head-to-head
     # value may have changed with them (players tied with one of them before that tiebreak, before
     # or after). Every other row keeps its figures and tiebreak values; at most its rank moves.
@@ -181,8 +200,8 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         keys = {tuple(column[e] for column in columns) for e in rewrite}
         for e in rewrite:  # and where they were before
             if stored[e].values is not None:
-                was = _Figures(*stored[e].values[1:7])  # type: ignore[index]
-                keys.add(tuple(round(_value(was, tb, lowest_wins), 9) for tb in before))
+                was = _figures_of(stored[e].values)  # type: ignore[arg-type]
+                keys.add(tuple(round(tiebreak_value(was, tb, lowest_wins), 9) for tb in before))
         rewrite = rewrite | {p for p in figures if tuple(column[p] for column in columns) in keys}
     after = _after_round(rounds)
     new: list[Standing] = []
@@ -191,20 +210,8 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     for player, f in figures.items():
         row = stored[player]
         if row.values is None or player in rewrite:
-            shown = [
-                [tb, -values[tb][player] if tb == "game_points" and lowest_wins else values[tb][player]]
-                for tb in tiebreaks
-            ]
-            line = (
-                ranks[player],
-                f.points,
-                f.game_points,
-                f.opponents_average,
-                f.wins,
-                f.games,
-                f.byes,
-                shown,
-            )
+            shown = [list(pair) for pair in shown_tiebreaks(player, tiebreaks, values, lowest_wins)]
+            line = (ranks[player], *_line(f), shown)
             if row.values is None:
                 new.append(_standing(event, player, line, after))
             else:
@@ -212,6 +219,20 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         elif ranks[player] != row.values[0]:
             moved.append((row.pk, ranks[player]))
     return _save(event, after, stored, new=new, whole=whole, moved=moved)
+
+
+def _line(f: Figures | StandingsRow) -> tuple[Any, ...]:
+    """The stored figures of a row, in the order of ``FIGURES`` after the rank."""
+    return (
+        f.points,
+        f.game_points,
+        f.opponents_average,
+        f.wins,
+        f.games,
+        f.byes,
+        f.sonneborn_berger,
+        f.buchholz_cut1,
+    )
 
 
 @dataclass(slots=True)
@@ -223,27 +244,36 @@ class _Table:
     seats: list[tuple[int, int, int | None, float | None]]  # (entrant, position, place, score)
 
 
+def _result(table: _Table) -> TableResult:
+    return TableResult(
+        tuple(SeatResult(e, int(place or 0), float(score or 0.0)) for e, _, place, score in table.seats)
+    )
+
+
 def _tables(players: Collection[int], round_ids: Collection[int]) -> dict[int, _Table]:
     """Every table of ``round_ids`` at which one of ``players`` sat, with all of its seats (one
     query: the seats of the tables of those players' seats)."""
+    query = Seat.objects.filter(table__seats__entrant_id__in=list(players))
+    return _collect(query, round_ids)
+
+
+def _collect(query: Any, round_ids: Collection[int]) -> dict[int, _Table]:
+    """The tables of ``round_ids`` whose seats ``query`` (of seats) lists, each with its seats in
+    seat order."""
     out: dict[int, _Table] = {}
     seen: set[tuple[int, int]] = set()
-    query = (
-        Seat.objects.filter(table__seats__entrant_id__in=list(players))
-        .order_by()
-        .values_list(
-            "table_id",
-            "table__round_id",
-            "table__number",
-            "table__is_bye",
-            "table__status",
-            "entrant_id",
-            "position",
-            "place",
-            "score",
-        )
+    rows = query.order_by().values_list(
+        "table_id",
+        "table__round_id",
+        "table__number",
+        "table__is_bye",
+        "table__status",
+        "entrant_id",
+        "position",
+        "place",
+        "score",
     )
-    for table_id, round_id, number, is_bye, status, entrant, position, place, score in query:
+    for table_id, round_id, number, is_bye, status, entrant, position, place, score in rows:
         if round_id not in round_ids or (table_id, position) in seen:
             continue  # a draft round's table; a seat listed twice (two of the players sat there)
         seen.add((table_id, position))
@@ -257,40 +287,27 @@ def _tables(players: Collection[int], round_ids: Collection[int]) -> dict[int, _
     return out
 
 
-def _own_figures(entrant: int, played: Sequence[_Table], byes: int, scheme: Any, bye: Any) -> _Figures:
-    """A player's figures from their tables, in the order and with the arithmetic of
-    ``pairing.standings.compute_standings`` (so that the floats are the same to the last bit)."""
-    f = _Figures(byes=byes)
-    played_points = 0.0
-    for table in played:
-        places = [int(s[2] or 0) for s in table.seats]
-        computed = scheme.table_points(places)
-        best = min(places)
-        firsts = sum(1 for p in places if p == best)
-        for (who, _, place, score), tp in zip(table.seats, computed, strict=True):
-            if who != entrant:
-                continue
-            f.points += tp
-            played_points += tp
-            f.game_points += float(score or 0.0)
-            f.games += 1
-            if int(place or 0) == best and firsts == 1:
-                f.wins += 1
-    for _ in range(byes):
-        if bye.rule == "win":
-            f.points += scheme.win(bye.table_size)
-        elif bye.rule == "draw":
-            f.points += scheme.draw(bye.table_size)
-        elif bye.rule == "average":
-            f.points += played_points / f.games if f.games else 0.0
-        else:
-            f.points += bye.fixed_points
-    if byes and bye.game_points == "average" and f.games:
-        extra = 0.0
-        for _ in range(byes):
-            extra = extra + f.game_points / f.games
-        f.game_points += extra
-    return f
+def _bye_players(round_ids: Collection[int]) -> set[int]:
+    """The players on a bye in any of ``round_ids``."""
+    if not round_ids:
+        return set()
+    return set(
+        Seat.objects.filter(table__round_id__in=list(round_ids), table__is_bye=True).values_list(
+            "entrant_id", flat=True
+        )
+    )
+
+
+def _round_averages(round_ids: Collection[int]) -> dict[int, float]:
+    """Each round's average game score over its counted tables: what a bye in it brings."""
+    if not round_ids:
+        return {}
+    query = Seat.objects.filter(table__round_id__in=list(round_ids), table__is_bye=False)
+    by_round: dict[int, list[TableResult]] = {r: [] for r in round_ids}
+    for table in _collect(query, set(round_ids)).values():
+        if table.counts:
+            by_round[table.round].append(_result(table))
+    return {r: round_average(results) for r, results in by_round.items()}
 
 
 def _against(players: Collection[int], number_of: dict[int, int]) -> dict[int, dict[int, list[int]]]:
@@ -311,98 +328,13 @@ def _against(players: Collection[int], number_of: dict[int, int]) -> dict[int, d
     return out
 
 
-def _column(figures: dict[int, _Figures], tb: Tiebreak, lowest_wins: bool) -> dict[int, float]:
-    """A tiebreak's values by player (any tiebreak but head to head), as ``_value`` gives them."""
-    if tb == "tournament_points":
-        return {p: f.points for p, f in figures.items()}
-    if tb == "game_points":
-        if lowest_wins:
-            return {p: -f.game_points for p, f in figures.items()}
-        return {p: f.game_points for p, f in figures.items()}
-    if tb == "opponents_average":
-        return {p: f.opponents_average for p, f in figures.items()}
-    return {p: float(f.wins) for p, f in figures.items()}
-
-
-def _value(f: _Figures, tb: Tiebreak, lowest_wins: bool) -> float:
-    """A tiebreak's value from a player's figures (any tiebreak but head to head); higher is better."""
-    if tb == "tournament_points":
-        return f.points
-    if tb == "game_points":
-        return -f.game_points if lowest_wins else f.game_points
-    if tb == "opponents_average":
-        return f.opponents_average
-    return float(f.wins)
-
-
-def _ranking(
-    figures: dict[int, _Figures],
-    *,
-    tiebreaks: Sequence[Tiebreak],
-    lowest_wins: bool,
-    against: Callable[[Collection[int]], dict[int, dict[int, list[int]]]],
-) -> tuple[dict[int, int], dict[Tiebreak, dict[int, float]], dict[Tiebreak, dict[int, float]]]:
-    """Each player's rank, each tiebreak's value by player, and those values rounded to the 9
-    decimals they are compared to, as ``compute_standings`` has them: tiebreaks in order, players
-    tied on all of them share a rank. Its group-by-group refinement is one sort here, on every
-    tiebreak's value in turn; head to head counts the meetings within the group still tied when
-    it comes (``against`` gives the meetings of those players; it is asked once, and only if some
-    are tied)."""
-    players = list(figures)
-    values: dict[Tiebreak, dict[int, float]] = {
-        tb: _column(figures, tb, lowest_wins) for tb in tiebreaks if tb != "head_to_head"
-    }
-    rounded: dict[Tiebreak, dict[int, float]] = {
-        tb: {p: round(v, 9) for p, v in column.items()} for tb, column in values.items()
-    }
-    if "head_to_head" in tiebreaks:
-        before = tiebreaks[: tiebreaks.index("head_to_head")]
-        groups: dict[tuple[float, ...], list[int]] = {}
-        prefixes = zip(
-            *([column[p] for p in players] for column in (rounded[tb] for tb in before)), strict=True
-        )
-        for p, prefix in zip(players, prefixes if before else [()] * len(players), strict=True):
-            groups.setdefault(prefix, []).append(p)
-        tied = [p for group in groups.values() if len(group) > 1 for p in group]
-        met = against(tied) if tied else {}
-        h2h: dict[int, float] = {}
-        for group in groups.values():
-            if len(group) == 1:
-                h2h[group[0]] = 0.0  # nobody to meet
-                continue
-            for p in group:
-                mine = met.get(p, {})
-                h2h[p] = float(sum(sum(mine.get(o, ())) for o in group if o != p))
-        values["head_to_head"] = h2h
-        rounded["head_to_head"] = {p: round(v, 9) for p, v in h2h.items()}
-    keys = zip(*([-column[p] for p in players] for column in (rounded[tb] for tb in tiebreaks)), strict=True)
-    key = dict(zip(players, keys if tiebreaks else [()] * len(players), strict=True))
-    order = sorted(players, key=lambda p: (key[p], p))
-    ranks: dict[int, int] = {}
-    position = 1
-    for index, p in enumerate(order):
-        if index and key[p] != key[order[index - 1]]:
-            position = index + 1
-        ranks[p] = position
-    return ranks, values, rounded
-
-
 def _write(event: Event, rows: Sequence[StandingsRow], after: int, stored: dict[int, _Stored]) -> int:
     """Write the rows that differ from the stored ones (read with their tiebreak values)."""
     new: list[Standing] = []
     whole: list[tuple[Any, ...]] = []
     moved: list[tuple[Any, ...]] = []
     for r in rows:
-        line = (
-            r.rank,
-            r.points,
-            r.game_points,
-            r.opponents_average,
-            r.wins,
-            r.games,
-            r.byes,
-            [[name, value] for name, value in r.tiebreaks],
-        )
+        line = (r.rank, *_line(r), [[name, value] for name, value in r.tiebreaks])
         old = stored.get(r.player)
         if old is None or old.pk is None or old.values is None:
             new.append(_standing(event, r.player, line, after))
@@ -441,7 +373,9 @@ def _save(
 def _standing(
     event: Event, entrant: int, values: tuple[Any, ...], after: int, pk: int | None = None
 ) -> Standing:
-    rank_, points, game_points, average, wins, games, byes, tiebreaks = values
+    rank_, points, game_points, average, wins, games, byes, sonneborn_berger, buchholz_cut1, tiebreaks = (
+        values
+    )
     return Standing(
         pk=pk,
         event=event,
@@ -453,6 +387,8 @@ def _standing(
         wins=wins,
         games=games,
         byes=byes,
+        sonneborn_berger=sonneborn_berger,
+        buchholz_cut1=buchholz_cut1,
         tiebreaks=tiebreaks,
         after_round=after,
     )
@@ -467,6 +403,8 @@ FIGURES = (
     ("wins", "integer"),
     ("games", "integer"),
     ("byes", "integer"),
+    ("sonneborn_berger", "double precision"),
+    ("buchholz_cut1", "double precision"),
     ("tiebreaks", "jsonb"),
 )
 

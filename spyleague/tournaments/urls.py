@@ -5,6 +5,7 @@ from . import views
 app_name = "tournaments"
 urlpatterns = [
     path("", views.event_index, name="list"),
+    path("scoring/", views.scoring_help, name="scoring-help"),
     path("new/<slug:slug>/", views.event_create, name="create"),
     path("leagues/new/<slug:slug>/", views.league_create, name="league-create"),
     path("leagues/<id:pk>/", views.league_detail, name="league"),

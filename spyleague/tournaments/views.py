@@ -174,6 +174,7 @@ def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "my_entry": my_entry,
         "my_table": my_table(event=event, entrant=my_entry.pk) if my_entry else None,
         "jobs": event_jobs(event=event) if is_organiser else [],
+        "scoring": _scoring(event),
     }
     if is_organiser and event.status != Event.Status.FINISHED:
         context["pair_blocker"] = services.pair_blocker(event=event)
@@ -240,8 +241,41 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
         "standings": standings_page(
             event=event, page=request.GET.get("page"), entrant=my_entry.pk if my_entry else None
         ),
+        "scoring": _scoring(event),
     }
     return render(request, "tournaments/event.html#standings", context)
+
+
+def _scoring(event: Event) -> dict[str, Any]:
+    from .event_settings import scoring_lines
+
+    return scoring_lines(event)
+
+
+def scoring_help(request: HttpRequest) -> HttpResponse:
+    """How events are scored: points by place, tables of another size, byes, tiebreaks, ratings."""
+    from pairing.standings import DEFAULT_POINTS, TIEBREAKS
+
+    from .event_settings import BYE_GAME_SCORE, TIEBREAK_WORDS
+
+    context = {
+        "defaults": [(n, " ".join(f"{p:g}" for p in DEFAULT_POINTS[n])) for n in range(2, 7)],
+        "bye_game_score": BYE_GAME_SCORE,
+        "tiebreaks": [TIEBREAK_WORDS[t] for t in TIEBREAKS],
+        "example": _scoring_example(),
+    }
+    return render(request, "tournaments/scoring_help.html", context)
+
+
+def _scoring_example() -> list[tuple[int, str, str]]:
+    """An event of 5s with tables of 4 besides: each size's points and a seat's average."""
+    from pairing.standings import balanced_scheme
+
+    scheme = balanced_scheme(5)
+    return [
+        (n, " ".join(f"{p:g}" for p in scheme.by_size[n]), f"{sum(scheme.by_size[n]) / n:.2f}")
+        for n in (5, 4)
+    ]
 
 
 # The projector shows a screenful at a time and turns the page at each refresh (every 15 s):
@@ -860,5 +894,6 @@ def _settings_page(request: HttpRequest, event: Event, form: Any, *, status: int
         "tiebreaks_fixed": "tiebreaks" in fixed,
         "rows": form.tiebreak_rows(),
         "game": game_info(event.game),
+        "scoring": _scoring(event),
     }
     return render(request, "tournaments/settings.html", context, status=status)

@@ -4,6 +4,7 @@ import random
 from collections import Counter
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -197,3 +198,92 @@ def test_multiplayer_byes_at_most_once_while_avoidable(n, size, seed) -> None:
                 points[p] += rng.randint(0, 3)
         counts = Counter(p for r in history for p in r.byes)
         assert max(counts.values()) == 1
+
+
+def _swiss_event(players: int, preferred: int, allowed: tuple[int, ...], rounds: int, seed: int):
+    """A Swiss of ``rounds`` rounds with random results: each round seated against the ones
+    before it, the standings' points going up by a random amount for each player."""
+    rng = random.Random(seed)
+    points = dict.fromkeys(range(players), 0.0)
+    history: list[Round] = []
+    plans = []
+    for _ in range(rounds):
+        plan = seat_swiss_tables(
+            standings_of(points), history, preferred=preferred, allowed=allowed, seed=seed
+        )
+        plans.append(plan)
+        history.append(plan.round)
+        for table in plan.round.tables:
+            for p in table:
+                points[p] += rng.choice((0, 1, 2, 4))
+    return history, plans
+
+
+def _odd_cost(tables, hist: EventHistory, preferred: int, present) -> int:
+    had = {p: hist.odd_tables(p, preferred) for p in present}
+    fewest = min(had.values())
+    return sum(
+        (had[p] - fewest) * (had[p] - fewest + 1) // 2 for t in tables if len(t) != preferred for p in t
+    )
+
+
+def _extra_meetings(tables, hist: EventHistory) -> int:
+    return sum(max(0, hist.times_met(a, b) - 1) for t in tables for a, b in combinations(t, 2))
+
+
+@settings(max_examples=40, deadline=None)
+@given(small_events())
+def test_ruling_14_odd_tables_go_to_who_had_fewest_after_repeats_against_brute_force(event) -> None:
+    """Among every seating of a small round, the plan has the fewest repeated pairs, then the
+    fewest further meetings, then the fairest odd tables (ruling 14): nobody who has had more
+    tables of the other size sits at one where someone who has had fewer could."""
+    standings, history, preferred, allowed = event
+    hist = EventHistory(history)
+    players = [s.player for s in standings]
+    sizes = split_tables(len(players), preferred, allowed)
+    best = min(
+        (repeats_of(t, hist), _extra_meetings(t, hist), _odd_cost(t, hist, preferred, players))
+        for t in partitions(players, list(sizes))
+    )
+    plan = seat_swiss_tables(standings, hist, preferred=preferred, allowed=allowed, seed=0)
+    tables = plan.round.tables
+    got = (
+        repeats_of(tables, hist),
+        _extra_meetings(tables, hist),
+        _odd_cost(tables, hist, preferred, players),
+    )
+    assert got == best
+
+
+@pytest.mark.parametrize(
+    ("players", "preferred", "allowed", "rounds"),
+    [
+        (24, 5, (4, 5), 4),
+        (22, 4, (3, 4), 3),
+        (41, 4, (3, 4), 4),
+        (38, 5, (4, 5), 4),
+        (29, 4, (4, 5), 4),
+        (59, 6, (5, 6), 4),
+        (25, 3, (3, 4), 4),
+    ],
+)
+def test_ruling_14_nobody_has_a_second_odd_table_while_someone_has_had_none(
+    players: int, preferred: int, allowed: tuple[int, ...], rounds: int
+) -> None:
+    """Swiss events whose tables are of two sizes, each round's results at random: after every
+    round the players' counts of tables of the other size differ by at most one (seated in
+    standings order, the bottom of the room would have them round after round), for as long as
+    no round has to repeat a pair. (Where a fair seating would repeat a pair, the repeat is avoided first:
+    34 players at tables of 6 seat two tables of 5, and in round 2 a table of 5 taken only from
+    the 24 players of round 1's four tables of 6 must seat two of them together again.)"""
+    for seed in range(3):
+        history, plans = _swiss_event(players, preferred, allowed, rounds, seed)
+        for number in range(1, rounds + 1):
+            if plans[number - 1].repeats:
+                break  # the round could not avoid a repeat (it would without the odd tables too)
+            had = Counter(dict.fromkeys(range(players), 0))
+            for rnd in history[:number]:
+                for table in rnd.tables:
+                    if len(table) != preferred:
+                        had.update(table)
+            assert max(had.values()) - min(had.values()) <= 1, (seed, number, sorted(had.values()))

@@ -626,6 +626,7 @@ page("play/matches/<id:pk>/race/progress/", "the racers' progress", RACE, GET=PU
 # The race's WebSocket asked as a page (its socket's own roles: tests/web/play/test_race_socket.py).
 page("play/matches/<id:pk>/race/ws/", "the race's socket address, as a page", RACE, GET=everyone(426))
 page("leaderboards/", "leaderboards", GET=PUBLIC)
+page("events/scoring/", "how events are scored", GET=PUBLIC)
 
 # --- scorepads -------------------------------------------------------------------------------------
 # Columns of row(): anonymous, stranger, player, seated, scorer, other_organiser, organiser.

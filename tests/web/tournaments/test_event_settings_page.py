@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from pairing.standings import TIEBREAKS
 from spyleague.clubs.models import Player
 from spyleague.tournaments import services
 from spyleague.tournaments.models import Event, Standing
@@ -20,6 +21,8 @@ from .helpers import make_event, play_one_table, settings_post
 pytestmark = pytest.mark.django_db
 
 ORDER = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
+# Every known tiebreak as the page lists them: the ones in force, then the rest.
+SHOWN = [*ORDER, "buchholz_cut1", "sonneborn_berger"]
 
 
 def shown_order(page: str) -> list[str]:
@@ -49,12 +52,23 @@ def test_only_the_organisers_see_the_settings(
     assert page.status_code == 200
     text = page.content.decode()
     # The tiebreaks in words, each with its Up and Down buttons (forms, not scripts).
-    for words in ("Tournament points", "Game score", "Strength of opponents", "Wins", "Head to head"):
+    for words in (
+        "Tournament points",
+        "Game score",
+        "Strength of opponents",
+        "Buchholz cut 1",
+        "Sonneborn-Berger",
+        "Wins",
+        "Head to head",
+    ):
         assert words in text
     assert "the lowest first (Black Spy is won by the lowest score)" in text
-    assert text.count('name="move" value="up:') == 5 and text.count('name="move" value="down:') == 5
+    # What a beaten opponent is at a multiplayer table, in words.
+    assert "you beat everyone who placed below you there" in text
+    count = len(TIEBREAKS)
+    assert text.count('name="move" value="up:') == count and text.count('name="move" value="down:') == count
     assert "opponents_average</" not in text and ">opponents_average" not in text  # no internal names shown
-    assert shown_order(text) == ORDER
+    assert shown_order(text) == SHOWN
     assert "<script>" not in text and 'js/tiebreaks.js"' in text  # no inline script (CSP)
 
 
@@ -71,6 +85,8 @@ def test_up_and_down_move_a_tiebreak_without_saving(client: Client, club: Any, o
         "wins",
         "opponents_average",
         "head_to_head",
+        "buchholz_cut1",
+        "sonneborn_berger",
     ]
     assert 'value="Typed, not saved"' in page  # what was typed is kept
     again = client.post(url, settings_post(event, order=shown_order(page), move="down:tournament_points"))
@@ -79,7 +95,7 @@ def test_up_and_down_move_a_tiebreak_without_saving(client: Client, club: Any, o
     assert event.tiebreaks == ORDER and event.name == "Test Open"
     # The first cannot go up, nor the last down: the list stays as it is.
     edge = client.post(url, settings_post(event, move="up:tournament_points"))
-    assert shown_order(edge.content.decode()) == ORDER
+    assert shown_order(edge.content.decode()) == SHOWN
 
 
 def test_saving_a_new_tiebreak_order_ranks_the_standings_at_once(

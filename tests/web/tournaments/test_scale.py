@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from pairing.ratings import recompute_ratings
+from pairing.standings import TIEBREAKS
 from spyleague.clubs.models import Membership, Player, Role
 from spyleague.core.models import Job
 from spyleague.core.words import ordinal
@@ -31,7 +32,18 @@ from .helpers import make_event, play_round
 
 pytestmark = pytest.mark.django_db
 
-FIELDS = ("rank", "points", "game_points", "opponents_average", "wins", "games", "byes", "tiebreaks")
+FIELDS = (
+    "rank",
+    "points",
+    "game_points",
+    "opponents_average",
+    "wins",
+    "games",
+    "byes",
+    "sonneborn_berger",
+    "buchholz_cut1",
+    "tiebreaks",
+)
 
 
 def stored_standings(event: Event) -> dict[int, tuple[Any, ...]]:
@@ -50,6 +62,8 @@ def computed_standings(event: Event) -> dict[int, tuple[Any, ...]]:
             r.wins,
             r.games,
             r.byes,
+            r.sonneborn_berger,
+            r.buchholz_cut1,
             [[name, value] for name, value in r.tiebreaks],
         )
         for r in services.standings_compute(event)
@@ -98,8 +112,10 @@ class Play:
         self, club: Any, organiser: Any, rng: random.Random, game: str, size: int, players: int
     ) -> None:
         self.club, self.organiser, self.rng, self.game = club, organiser, rng, game
-        tiebreaks = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
+        tiebreaks = list(TIEBREAKS)
         rng.shuffle(tiebreaks)
+        # Tables one seat shorter or longer too (their points scaled), where the size allows.
+        uneven = rng.choice([u for u in Event.Uneven.values if size > 2 or u != Event.Uneven.SHORTER])
         self.event = make_event(
             club,
             organiser,
@@ -109,7 +125,8 @@ class Play:
             rounds=3,
             name=f"Open {rng.random()}",
             bye_rule=rng.choice(list(Event.ByeRule.values)),
-            tiebreaks=tiebreaks[: rng.randint(1, 5)],
+            tiebreaks=tiebreaks[: rng.randint(1, len(tiebreaks))],
+            uneven=uneven,
         )
         self.newcomers = 0
 
@@ -211,8 +228,8 @@ def test_a_table_at_a_time_gives_exactly_the_full_recompute(
 ) -> None:
     """Random confirmations (ties included), corrections of any confirmed result, club games
     played before or after the event's, late entries and new rounds (byes scored by every rule,
-    tiebreaks in any order): after each step the stored standings and ratings are exactly what
-    a full recompute gives."""
+    tables one seat shorter or longer, every tiebreak in any order): after each step the stored
+    standings and ratings are exactly what a full recompute gives."""
     play = Play(club, organiser, random.Random(seed), game, size, players)
     play.step("next_round")
     for step in steps:
