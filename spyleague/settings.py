@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "spyleague.core.middleware.Throttle",  # sign-ups, logins, tokens per address: SPYLEAGUE_RATES
     "axes.middleware.AxesMiddleware",  # turns a login lockout into the 429 page (AXES_* below)
     "spyleague.core.middleware.one_thread_per_request",  # last: see its docstring
 ]
@@ -307,6 +308,42 @@ REDIS_URL = os.environ.get("REDIS_URL", CELERY_BROKER_URL if CELERY_BROKER_URL.s
 # their own.
 REDIS_PREFIX = os.environ.get("REDIS_PREFIX", "spyleague")
 
+# What one address may do (spyleague.core.throttles): sign-ups, password checks (the login page,
+# the admin's, the API's token for a username and password) and new API tokens, each so many in
+# a period ("10/h": ten an hour; "30/10m": thirty in ten minutes; s, m, h or d). Past it, a 429
+# saying when to try again. The counts are kept in the "throttle" cache: with Redis, in Redis, so
+# every web process counts together (a Redis away lets requests through, after half a second at
+# most); without it, in each process's memory.
+SPYLEAGUE_RATES = {
+    "signup": os.environ.get("SPYLEAGUE_RATE_SIGNUP", "20/h"),
+    "password": os.environ.get("SPYLEAGUE_RATE_PASSWORD", "60/10m"),
+    "token": os.environ.get("SPYLEAGUE_RATE_TOKEN", "20/h"),
+}
+# What one account may make (spyleague.core.limits): the site's staff are not counted.
+SPYLEAGUE_QUOTAS = {
+    "clubs_per_account": int(os.environ.get("SPYLEAGUE_QUOTA_CLUBS", "10")),  # clubs it organises
+    "leagues_per_club": int(os.environ.get("SPYLEAGUE_QUOTA_LEAGUES", "100")),
+    "scorepads_per_day": int(os.environ.get("SPYLEAGUE_QUOTA_SCOREPADS", "50")),  # not for tables
+    # A 1,000-player day's file of guests fits: an open is entered by its organiser in a day.
+    "guests_per_club_per_day": int(os.environ.get("SPYLEAGUE_QUOTA_GUESTS", "2000")),
+}
+CACHES: dict[str, dict[str, object]] = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "throttle": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"},
+}
+if REDIS_URL:
+    from redis.backoff import NoBackoff
+    from redis.retry import Retry
+
+    CACHES["throttle"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"{REDIS_PREFIX}:throttle",
+        # No retries: a request waits on the count half a second at most (queue.within_deadline),
+        # and a Redis that did not answer is left alone for a while; the request goes through.
+        "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0, "retry": Retry(NoBackoff(), 0)},
+    }
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
@@ -331,6 +368,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a "status"; name the scorepad's (the rest are told apart by their component).
     "ENUM_NAME_OVERRIDES": {"ScorepadStatusEnum": "spyleague.scores.models.Scorepad.Status"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "spyleague.api.errors.conflicts_documented",
+    ],
 }
 
 # Production hardening, driven by the environment.

@@ -36,6 +36,37 @@ def redis_names_of_this_worker() -> Iterator[None]:
         yield
 
 
+# The rates of the sign-up, login and token throttles in tests: high enough that the tests that
+# sign up or log in by the dozen (the fuzzers) are never throttled by accident. The throttle's own
+# tests set the rates they test (tests/web/core/test_throttles.py).
+TEST_RATES = {"signup": "100000/h", "password": "100000/h", "token": "100000/h"}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def throttles_out_of_the_way() -> Iterator[None]:
+    """The rates above, and the counts in this process's memory even where the site's Redis is
+    configured (CI): clearing them between tests must not empty a Redis database that others
+    use. The throttle's test on Redis (tests/faults/test_throttle_outage.py) runs the site."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle-tests"}
+    with override_settings(SPYLEAGUE_RATES=TEST_RATES, CACHES={**settings.CACHES, "throttle": local}):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def throttle_counts_cleared() -> Iterator[None]:
+    """Each test counts from zero: what one test sent never throttles the next."""
+    from django.core.cache import caches
+
+    from spyleague.core.throttles import CACHE, THROTTLE_REDIS
+
+    caches[CACHE].clear()
+    THROTTLE_REDIS.over()
+    yield
+
+
 @pytest.fixture
 def make_user(db: Any) -> Callable[..., Any]:
     from tests.factories import UserFactory

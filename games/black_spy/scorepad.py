@@ -151,7 +151,8 @@ class DealCheck:
 
 
 def _name(player: int, names: Sequence[str] | None) -> str:
-    return names[player] if names is not None else f"Player {player + 1}"
+    """The player's name, or "Player 3" when ``names`` has none for them."""
+    return names[player] if names is not None and 0 <= player < len(names) else f"Player {player + 1}"
 
 
 def deal_from_taken(
@@ -167,7 +168,10 @@ def deal_from_taken(
     """
     problems: list[str] = []
     if len(takens) != rules.players:
-        problems.append(f"Enter what each of the {rules.players} players took, not {len(takens)}.")
+        # The count first: what each entry holds is only checked once there is one per player.
+        return DealCheck(
+            (), (f"Enter what each of the {rules.players} players took, not {len(takens)}.",), "invalid"
+        )
     for player, taken in enumerate(takens):
         problems.extend(f"{_name(player, names)}: {p}" for p in taken.problems())
     if problems:

@@ -131,9 +131,12 @@ def check_sheet(sheet: ScoreSheet) -> SheetResult:
             continue
         racers = standing.contenders
         tied = ", ".join(names[p] for p in racers)
-        if entry.first is not None and entry.first not in racers:
-            who = names[entry.first] if 0 <= entry.first < n else f"player {entry.first}"
-            problem(number, entry.first, f"{who} is noted as finishing race {number} first but did not race.")
+        noted = entry.first  # who finished first, as noted: a seat of the sheet, or None
+        if noted is not None and noted not in racers:
+            who = names[noted] if 0 <= noted < n else f"player {noted}"
+            problem(number, noted, f"{who} is noted as finishing race {number} first but did not race.")
+            if not 0 <= noted < n:
+                noted = None  # no seat of the sheet: reported, and not looked up by seat again
         lost_without_bonus: list[int] = []
         for p in range(n):
             value = entry.points[p]
@@ -191,15 +194,15 @@ def check_sheet(sheet: ScoreSheet) -> SheetResult:
                     f"{name} raced race {number} with only {hand} cards, too few to fill {MAX_PILES} piles: "
                     f"finishing with an empty space, {name} must have earned the bonus ({-bonus}).",
                 )
-            first = n == 1 or entry.first == p or value <= 0
+            first = n == 1 or noted == p or value <= 0
             if value <= 0:
                 lost_without_bonus.append(p)
-                if n > 1 and entry.first is not None and entry.first != p:
+                if n > 1 and noted is not None and noted != p:
                     problem(
                         number,
                         p,
                         f"{name}'s {_signed(value)} in race {number}: only the first finisher removes 5 "
-                        f"cards, and {names[entry.first]} is noted as first; everyone else takes a pile "
+                        f"cards, and {names[noted]} is noted as first; everyone else takes a pile "
                         f"of at least one card.",
                     )
             most = hand - MAX_PILES + 1 - (FIRST_REMOVES if first else 0)

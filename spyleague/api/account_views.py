@@ -4,6 +4,8 @@ Signing up checks what the sign-up page checks (its form: a free username, a nam
 password Django's validators accept). Getting a token takes a username and password, and is
 rate limited like the login page: every wrong password counts towards the same lockout
 (django-axes, ``AXES_*`` in settings), and a locked-out username gets a 429 from here too.
+Both are throttled per client address as their pages are (``core.throttles``): past the rate,
+a 429 in words with ``Retry-After``, before any password is hashed or checked.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.decorators import api_view, authentication_classes, permission_classes
+from rest_framework.decorators import api_view, authentication_classes, permission_classes, throttle_classes
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -25,6 +27,7 @@ from rest_framework.response import Response
 from ..core.forms import SignupForm
 from .errors import error_responses
 from .serializers import PlayerSerializer
+from .throttles import PasswordThrottle, SignupThrottle, TokenThrottle
 
 
 class SignupInSerializer(serializers.Serializer[Any]):
@@ -35,6 +38,7 @@ class SignupInSerializer(serializers.Serializer[Any]):
     email = serializers.EmailField(required=False, allow_blank=True, help_text="Optional.")
     password = serializers.CharField(
         write_only=True,
+        max_length=4096,
         style={"input_type": "password"},
         help_text="Checked like the sign-up page's: not too short, too common, all digits or too "
         "like the username.",
@@ -59,10 +63,11 @@ class TokenOutSerializer(serializers.Serializer[Any]):
 @extend_schema(
     summary="Sign up: a new account and its player, with a token for scripts",
     request=SignupInSerializer,
-    responses={201: AccountOutSerializer, **error_responses(403)},
+    responses={201: AccountOutSerializer, **error_responses(403, 429)},
 )
 @api_view(["POST"])
 @permission_classes([permissions.AllowAny])
+@throttle_classes([SignupThrottle])
 def signup(request: Request) -> Response:
     """Refused (403) to someone already logged in, as the sign-up page sends them home."""
     if request.user.is_authenticated:
@@ -108,6 +113,7 @@ def signup(request: Request) -> Response:
 @api_view(["POST"])
 @authentication_classes([])
 @permission_classes([permissions.AllowAny])
+@throttle_classes([PasswordThrottle, TokenThrottle])
 def token_get(request: Request) -> Response:
     """The token already made (on the profile page or here) is kept: every script of yours may
     use it. Make a new one on the profile page to retire the old."""
@@ -129,6 +135,7 @@ def token_get(request: Request) -> Response:
                 "can still log in."
             },
             status=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(int(settings.AXES_COOLOFF_TIME.total_seconds()))},
         )
     if user is None or not user.is_active:
         raise ValidationError({"detail": "The username and password do not match an account."})

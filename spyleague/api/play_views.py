@@ -19,6 +19,7 @@ from ..play import services
 from ..play.models import Match
 from ..play.selectors import match_picture
 from .errors import error_responses
+from .serializers import BoundedDictField, JSONObjectField
 
 
 class Rejected(APIException):
@@ -38,22 +39,25 @@ def _call(fn: Any, **kwargs: Any) -> Any:
 
 
 class MatchInSerializer(serializers.Serializer[Any]):
-    game = serializers.CharField()
+    game = serializers.CharField(max_length=30)
     seats = serializers.IntegerField(min_value=1, max_value=most_seats_online())
-    options = serializers.DictField(required=False)
-    bots = serializers.DictField(
-        child=serializers.CharField(),
+    options = JSONObjectField(required=False, max_keys=20, max_chars=2000)
+    bots = BoundedDictField(
+        child=serializers.CharField(max_length=40),
+        max_keys=most_seats_online(),
         required=False,
         help_text='Seat number to bot name, e.g. {"1": "heuristic"}',
     )
     start = serializers.BooleanField(default=False, help_text="Start now; empty seats take bots.")
     fill_with = serializers.CharField(
-        required=False, help_text="The bot for empty seats (default heuristic)."
+        required=False, max_length=40, help_text="The bot for empty seats (default heuristic)."
     )
 
 
 class ActionInSerializer(serializers.Serializer[Any]):
-    action = serializers.DictField(help_text='For example {"type": "play", "card": "red-1"}')
+    action = JSONObjectField(
+        max_keys=10, max_chars=2000, help_text='For example {"type": "play", "card": "red-1"}'
+    )
     version = serializers.IntegerField(
         required=False, help_text="The version you saw; a stale one is refused."
     )
@@ -61,7 +65,7 @@ class ActionInSerializer(serializers.Serializer[Any]):
 
 class StartInSerializer(serializers.Serializer[Any]):
     fill_with = serializers.CharField(
-        required=False, help_text="The bot for empty seats (default heuristic)."
+        required=False, max_length=40, help_text="The bot for empty seats (default heuristic)."
     )
 
 

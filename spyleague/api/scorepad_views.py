@@ -19,18 +19,21 @@ from rest_framework.exceptions import NotFound, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from games import games
+from games import game_info, games
 
-from ..clubs.models import Club, Player
+from ..clubs.models import Player
 from ..clubs.selectors import player_for_user
 from ..core.inputs import IdConverter
 from ..scores import scorepad as pads
 from ..scores.models import Result, Scorepad, ScorepadSeat
-from ..scores.services import result_confirm
+from ..scores.services import NothingChanged, result_confirm
 from .errors import error_responses, service_call
+from .serializers import ClubSlugField, JSONObjectField
 from .tournament_views import _table
 
 _call = service_call
+# The most players at a pad: Spy vs Spy's (any number, as far as tables go).
+MOST_PAD_PLAYERS = max(game_info(game).seats.stop - 1 for game in pads.GAMES)
 
 
 # --- what comes in ---------------------------------------------------------------------------------
@@ -63,19 +66,22 @@ class ScorepadInSerializer(serializers.Serializer[Any]):
         help_text="A tournament table: its players, in seat order, are the pad's (a player seated "
         "there or a scorer of its club may open it; a table has one pad).",
     )
-    club = serializers.SlugRelatedField(
-        slug_field="slug",
-        queryset=Club.objects.all(),
+    club = ClubSlugField(
         required=False,
         allow_null=True,
         help_text="Without a table: the club the game is played in (you must be a member; new "
         "players become its guests). Leave out for a pad of your own.",
     )
-    players = PadPlayerInSerializer(
-        many=True, required=False, help_text="Without a table: the players, in seat order."
-    )
-    options = serializers.DictField(
+    players = serializers.ListField(
+        child=PadPlayerInSerializer(),
         required=False,
+        max_length=MOST_PAD_PLAYERS,
+        help_text="Without a table: the players, in seat order.",
+    )
+    options = JSONObjectField(
+        required=False,
+        max_keys=len(pads.SCORING_OPTIONS) + 4,
+        max_chars=Scorepad._meta.get_field("options").max_chars,
         help_text="Black Spy's variants (no_good_spies, capture_or_release, going_back, end_value, ...); "
         "Spy vs Spy at two: half_decks.",
     )
@@ -96,13 +102,14 @@ class PadRoundInSerializer(serializers.Serializer[Any]):
     points = serializers.ListField(
         child=serializers.IntegerField(allow_null=True, min_value=-100_000, max_value=100_000),
         required=False,
-        max_length=6,
+        max_length=MOST_PAD_PLAYERS,
         help_text="Each player's points for the round, in seat order. Spy vs Spy: null for a "
         "player who sat the race out.",
     )
-    taken = TakenInSerializer(
-        many=True,
+    taken = serializers.ListField(
+        child=TakenInSerializer(),
         required=False,
+        max_length=game_info("black-spy").seats.stop - 1,
         help_text="Black Spy, instead of points: what each player took, in seat order.",
     )
     choice = serializers.ChoiceField(
@@ -115,6 +122,13 @@ class PadRoundInSerializer(serializers.Serializer[Any]):
         allow_null=True,
         min_value=0,
         help_text="Spy vs Spy: the seat (0 first) who raced first.",
+    )
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="Why a round is corrected: needed once the game is over (the correction then "
+        "corrects its result), and kept in the history.",
     )
 
 
@@ -143,6 +157,7 @@ class PadChangeOutSerializer(serializers.Serializer[Any]):
     when = serializers.DateTimeField()
     before = serializers.ListField(child=serializers.IntegerField(allow_null=True), allow_null=True)
     after = serializers.ListField(child=serializers.IntegerField(allow_null=True), allow_null=True)
+    note = serializers.CharField(allow_blank=True, help_text="Why the round was corrected, as written.")
 
 
 class PadResultOutSerializer(serializers.Serializer[Any]):
@@ -238,6 +253,7 @@ def pad_data(pad: Scorepad) -> dict[str, Any]:
                 "when": c.when,
                 "before": _numbers(c.before),
                 "after": _numbers(c.after),
+                "note": c.note,
             }
             for c in pad.changes.select_related("who__player").order_by("when", "pk")
         ],
@@ -264,8 +280,9 @@ def pad_summary(pad: Scorepad) -> dict[str, Any]:
     return out
 
 
-def _round(pad: Scorepad, request: Request) -> dict[str, Any]:
-    """The round as sent: points, or (Black Spy) what each player took."""
+def _round(pad: Scorepad, request: Request, *, correcting: bool = False) -> dict[str, Any]:
+    """The round as sent: points, or (Black Spy) what each player took; and, correcting one,
+    why."""
     body = PadRoundInSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     data = body.validated_data
@@ -283,7 +300,8 @@ def _round(pad: Scorepad, request: Request) -> dict[str, Any]:
         ]
     elif "points" not in data:
         raise ValidationError({"detail": "Give each player's points, or what each player took."})
-    return {"points": data.get("points"), "takens": takens, "choice": data["choice"], "first": first}
+    out = {"points": data.get("points"), "takens": takens, "choice": data["choice"], "first": first}
+    return out | {"reason": data.get("note", "")} if correcting else out
 
 
 @extend_schema_view(
@@ -412,9 +430,17 @@ class ScorepadViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets
         pad = get_object_or_404(Scorepad, pk=pk)
         if not pad.deals.filter(number=int(number)).exists():
             raise NotFound(f"There is no round {int(number)} on this pad.")
-        _call(
-            pads.scorepad_deal_correct, user=request.user, pad=pad, number=int(number), **_round(pad, request)
-        )
+        try:
+            _call(
+                pads.scorepad_deal_correct,
+                user=request.user,
+                pad=pad,
+                number=int(number),
+                **_round(pad, request, correcting=True),
+            )
+        except ValidationError as exc:
+            if not isinstance(exc.__cause__, NothingChanged):
+                raise  # (a correction that changes nothing is answered as the pad stands)
         pad.refresh_from_db()
         return Response(pad_data(pad))
 

@@ -3,14 +3,119 @@ from __future__ import annotations
 from copy import copy
 from typing import Any
 
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from rest_framework import serializers
 
 from games import games
+from pairing.tables import MAX_TABLE
 
 from ..clubs.models import Club, Membership, Player, Role
+from ..core.limits import EXCERPT_MAX, excerpt, json_size_problem
 from ..core.models import Job
 from ..tournaments.event_settings import TIEBREAK_WORDS
 from ..tournaments.models import Entrant, Event, League
+
+# --- fields that bound what is sent ------------------------------------------------------------
+# Every field of a request body has a bound, which the schema says (maxLength, maxItems,
+# maxProperties): tests/web/test_limits.py reads the schema and fails on one that has none.
+
+
+class JSONObjectField(serializers.JSONField):
+    """A JSON object of at most ``max_keys`` keys and ``max_chars`` characters written out (a
+    game's options, a move): anything larger is refused in words before anything reads it."""
+
+    default_error_messages = {
+        "not_object": "Send a JSON object here ({{...}}), not {kind}.",
+        "too_many": "Send at most {max_keys} keys here, not {count}.",
+    }
+
+    def __init__(self, *, max_keys: int = 20, max_chars: int = 2000, **kwargs: Any) -> None:
+        self.max_keys, self.max_chars = max_keys, max_chars
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            self.fail("not_object", kind=type(value).__name__.replace("NoneType", "null"))
+        if len(value) > self.max_keys:
+            self.fail("too_many", max_keys=self.max_keys, count=len(value))
+        if problem := json_size_problem(value, max_chars=self.max_chars, what="This"):
+            raise serializers.ValidationError(problem)
+        return value
+
+
+class BoundedDictField(serializers.DictField):
+    """A DictField of at most ``max_keys`` keys, each key at most ``key_length`` characters."""
+
+    def __init__(self, *, max_keys: int, key_length: int = 20, **kwargs: Any) -> None:
+        self.max_keys, self.key_length = max_keys, key_length
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            if len(data) > self.max_keys:
+                raise serializers.ValidationError(f"Send at most {self.max_keys} keys here, not {len(data)}.")
+            if any(len(str(key)) > self.key_length for key in data):
+                raise serializers.ValidationError(f"A key here has at most {self.key_length} characters.")
+        return super().to_internal_value(data)
+
+
+class ClubSlugField(serializers.SlugRelatedField):  # type: ignore[type-arg]
+    """A club, by its slug (at most as long as a slug can be)."""
+
+    max_length = Club._meta.get_field("slug").max_length or 100
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("queryset", Club.objects.all())
+        super().__init__(slug_field="slug", **kwargs)
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, str) and len(data) > self.max_length:
+            raise serializers.ValidationError(f"A club's slug has at most {self.max_length} characters.")
+        return super().to_internal_value(data)
+
+
+class JSONObjectFieldSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    target_class = JSONObjectField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": {}, "maxProperties": self.target.max_keys}
+
+
+class BoundedDictFieldSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    target_class = BoundedDictField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        values = auto_schema._map_serializer_field(self.target.child, direction)
+        auto_schema._insert_field_validators(self.target.child, values)
+        return {"type": "object", "additionalProperties": values, "maxProperties": self.target.max_keys}
+
+
+class ClubSlugFieldSchema(OpenApiSerializerFieldExtension):  # type: ignore[no-untyped-call]
+    target_class = ClubSlugField
+    match_subclasses = True
+
+    def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
+        return {"type": "string", "maxLength": self.target.max_length}
+
+
+class ExcerptInLists:
+    """A model serializer whose ``description`` is cut to an excerpt in a list (a page of
+    clubs must not carry every club's whole description); the row's own answer has it all."""
+
+    def to_representation(self, instance: Any) -> Any:
+        data = super().to_representation(instance)  # type: ignore[misc]
+        if isinstance(getattr(self, "parent", None), serializers.ListSerializer) and data.get("description"):
+            data["description"] = excerpt(data["description"])
+        return data
+
+
+DESCRIPTION_HELP = (
+    f"In a list, its first {EXCERPT_MAX} characters or so (ending … when cut); in the answer for "
+    "the one row, all of it."
+)
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -32,11 +137,12 @@ class MembershipSerializer(serializers.ModelSerializer[Membership]):
         fields = ["id", "player", "role", "joined"]
 
 
-class ClubSerializer(serializers.ModelSerializer[Club]):
+class ClubSerializer(ExcerptInLists, serializers.ModelSerializer[Club]):
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "city", "description", "created"]
         read_only_fields = ["slug", "created"]
+        extra_kwargs = {"description": {"help_text": DESCRIPTION_HELP}}
 
 
 class RoleSerializer(serializers.Serializer[Any]):
@@ -57,7 +163,7 @@ class GameSerializer(serializers.Serializer[Any]):
 
 
 class EventSerializer(serializers.ModelSerializer[Event]):
-    club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all())
+    club = ClubSlugField()
     game = serializers.ChoiceField(choices=[(g.slug, g.title) for g in games()])
     league = serializers.PrimaryKeyRelatedField(
         queryset=League.objects.all(),
@@ -68,14 +174,22 @@ class EventSerializer(serializers.ModelSerializer[Event]):
     points_by_place = serializers.ListField(
         child=serializers.FloatField(),
         required=False,
+        max_length=MAX_TABLE,
         help_text="Tournament points for 1st, 2nd, ... place at a table: one number per seat; empty "
         "for the default of the table size.",
     )
     tiebreaks = serializers.ListField(
         child=serializers.ChoiceField(choices=[(name, words) for name, (words, _) in TIEBREAK_WORDS.items()]),
         required=False,
+        max_length=len(TIEBREAK_WORDS),
         help_text="The tiebreaks in the order they apply, each once; empty for the default order. "
         + " ".join(f"{name}: {words} ({why})" for name, (words, why) in TIEBREAK_WORDS.items()),
+    )
+    options = JSONObjectField(
+        required=False,
+        max_keys=20,
+        max_chars=Event._meta.get_field("options").max_chars,
+        help_text="The game's variants and settings (see the game's options).",
     )
 
     class Meta:
@@ -189,10 +303,8 @@ class JobSerializer(serializers.ModelSerializer[Job]):
         return game if job.kind == "ratings" and isinstance(game, str) else None
 
 
-class LeagueSerializer(serializers.ModelSerializer[League]):
-    club = serializers.SlugRelatedField(
-        slug_field="slug", queryset=Club.objects.all(), help_text="The club's slug."
-    )
+class LeagueSerializer(ExcerptInLists, serializers.ModelSerializer[League]):
+    club = ClubSlugField(help_text="The club's slug.")
     game = serializers.ChoiceField(
         choices=[(g.slug, g.title) for g in games()],
         required=False,
@@ -206,7 +318,7 @@ class LeagueSerializer(serializers.ModelSerializer[League]):
     class Meta:
         model = League
         fields = ["id", "club", "name", "game", "starts", "ends", "description", "events"]
-        extra_kwargs = {"name": {"max_length": 120}}
+        extra_kwargs = {"name": {"max_length": 120}, "description": {"help_text": DESCRIPTION_HELP}}
 
 
 class LeagueLineSerializer(serializers.Serializer[Any]):

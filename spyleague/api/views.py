@@ -3,6 +3,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import CharField, Exists, OuterRef, Q, QuerySet, Value
@@ -49,7 +50,13 @@ def paged(
 
 
 def as_drf(exc: DjangoValidationError) -> ValidationError:
-    return ValidationError(exc.message_dict if hasattr(exc, "error_dict") else {"detail": exc.messages})
+    """A service's refusal as the API's 400: by field, and what concerns no field as ``detail``."""
+    if not hasattr(exc, "error_dict"):
+        return ValidationError({"detail": exc.messages})
+    errors = dict(exc.message_dict)
+    if NON_FIELD_ERRORS in errors:
+        errors["detail"] = errors.pop(NON_FIELD_ERRORS)
+    return ValidationError(errors)
 
 
 @extend_schema(responses={200: GameSerializer(many=True), **error_responses()})

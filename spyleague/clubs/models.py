@@ -9,9 +9,14 @@ or player.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 from django.utils.text import slugify
+
+from ..core.limits import DESCRIPTION_MAX
 
 
 class Player(models.Model):
@@ -45,13 +50,22 @@ class Player(models.Model):
 class Club(models.Model):
     name = models.CharField(max_length=100, unique=True)
     slug = models.SlugField(max_length=100, unique=True)
-    description = models.TextField(blank=True)
+    description = models.TextField(
+        blank=True, max_length=DESCRIPTION_MAX, validators=[MaxLengthValidator(DESCRIPTION_MAX)]
+    )
     city = models.CharField(max_length=80, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     members = models.ManyToManyField(Player, through="Membership", related_name="clubs")
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("description"), DESCRIPTION_MAX),
+                name="club_description_length",
+                violation_error_message=f"A club's description has at most {DESCRIPTION_MAX} characters.",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name

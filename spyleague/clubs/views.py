@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from ..core.inputs import reasons, refused_page
+from ..core.inputs import refused_page
 from ..tournaments.models import Event
 from . import services
 from .forms import ClubForm, GuestForm, RoleForm
@@ -26,7 +26,8 @@ def club_create(request: HttpRequest) -> HttpResponse:
         try:
             club = services.club_create(user=request.user, **form.cleaned_data)  # type: ignore[arg-type]
         except ValidationError as exc:
-            for field, errors in exc.message_dict.items():
+            by_field = exc.message_dict if hasattr(exc, "error_dict") else {None: exc.messages}
+            for field, errors in by_field.items():
                 for error in errors:
                     form.add_error(field if field in form.fields else None, error)
         else:
@@ -73,7 +74,7 @@ def club_leave(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         services.club_leave(user=request.user, club=club)  # type: ignore[arg-type]
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), club_detail, slug)
+        return refused_page(request, exc, club_detail, slug)
     messages.success(request, f"You left {club.name}.")
     return redirect(club)
 
@@ -93,7 +94,7 @@ def member_role(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             user=request.user, club=club, membership=membership, role=form.cleaned_data["role"]
         )
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), club_detail, slug)
+        return refused_page(request, exc, club_detail, slug)
     messages.success(request, f"{membership.player.name} is now {membership.get_role_display().lower()}.")
     return redirect(club)
 
@@ -111,7 +112,7 @@ def guest_add(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         membership = services.guest_add(user=request.user, club=club, name=form.cleaned_data["name"])
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), club_detail, slug)
+        return refused_page(request, exc, club_detail, slug)
     messages.success(request, f"{membership.player.name} joined {club.name}.")
     return redirect(club)
 

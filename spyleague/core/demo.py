@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from ..clubs.models import Club, Membership, Player, Role
+from ..clubs.services import guests_make
 from ..tournaments.models import Entrant, Event
 
 DEMO_PASSWORD = "spyleague"
@@ -130,10 +131,8 @@ def demo_data_load(progress: Progress | None = None) -> dict[str, Any]:
         player.save(update_fields=["name"])
         Membership.objects.update_or_create(club=club, player=player, defaults={"role": role})
         players.append(player)
-    for name in GUESTS:
-        player = Player.objects.create(name=name, guest_of=club)
-        Membership.objects.create(club=club, player=player, role=Role.PLAYER)
-        players.append(player)
+    # The club's guests, made as the club's organiser makes them on its page.
+    players.extend(guests_make(user=User.objects.get(username="olivia"), club=club, names=GUESTS))
     report(1, total, "Creating the finished Black Spy event")
 
     rng = random.Random(20261121)

@@ -11,9 +11,11 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.decorators import sync_only_middleware
+from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
 from .inputs import NUL_REFUSAL
+from .throttles import Refusal, hit_request
 
 
 @sync_only_middleware
@@ -40,6 +42,7 @@ class BadInput:
     - ``BadRequest`` raised by a view (``core.inputs.Refused``: an id that is not a number, a
       number out of range): a page with the reason, or ``{"detail": ...}`` under /api/. (With
       ``DEBUG`` on, Django would otherwise show its debugging page for it.)
+    - a ``core.locks.Conflict`` no view answered itself (someone acted first): the same, 409.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
@@ -53,6 +56,10 @@ class BadInput:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, BadRequest):
             return refusal(request, str(exception) or "What was sent could not be read.")
+        from .locks import Conflict
+
+        if isinstance(exception, Conflict):  # someone acted first, and no view said so itself
+            return refusal(request, " ".join(exception.messages), status=409)
         return None
 
 
@@ -74,6 +81,41 @@ def refusal(request: HttpRequest, reason: str, status: int = 400) -> HttpRespons
     if getattr(request, "htmx", False):
         return render(request, "400.html#reason", {"reason": reason}, status=status)
     return render(request, "400.html", {"reason": reason}, status=status)
+
+
+# The pages whose posts cost a password hash or a new token, by URL name, and the scope of
+# ``core.throttles`` each counts in. (The API's are counted by its own throttles, in JSON.)
+THROTTLED_POSTS = {
+    "signup": "signup",
+    "login": "password",
+    "admin:login": "password",
+    "token-create": "token",
+}
+
+
+class Throttle(MiddlewareMixin):
+    """Counts the posts of ``THROTTLED_POSTS`` per client address, and answers one past its
+    scope's rate with a page (429) saying so in words, with ``Retry-After``; nothing else is
+    done for it. Reads no body: the URL name decides. (A ``MiddlewareMixin``, so that it runs
+    in whichever mode the middleware around it does: see ``one_thread_per_request``.)"""
+
+    def process_view(self, request: HttpRequest, view: Any, args: Any, kwargs: Any) -> HttpResponse | None:
+        if request.method != "POST" or request.resolver_match is None:
+            return None
+        scope = THROTTLED_POSTS.get(request.resolver_match.view_name)
+        refusal = hit_request(scope, request) if scope else None
+        return too_many(request, refusal) if refusal is not None else None
+
+
+def too_many(request: HttpRequest, refusal: Refusal) -> HttpResponse:
+    """A 429 for a request past its rate: a page (or htmx's fragment), or JSON under /api/."""
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"detail": refusal.message}, status=429)
+    else:
+        template = "429.html#reason" if getattr(request, "htmx", False) else "429.html"
+        response = render(request, template, {"reason": refusal.message}, status=429)
+    response["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 STATIC_BLOCK = 64 * 1024  # bytes a static file is read in, beside the event loop

@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from ..core.limits import BoundedJSONField
+
 
 def invite_code() -> str:
     return secrets.token_urlsafe(9)
@@ -30,7 +32,7 @@ class Match(models.Model):
     game = models.CharField(max_length=30)
     seats = models.PositiveSmallIntegerField()
     seed = models.BigIntegerField()
-    options = models.JSONField(default=dict, blank=True)
+    options = BoundedJSONField(default=dict, blank=True, max_chars=2000)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     version = models.PositiveIntegerField(default=0, help_text="The number of moves applied.")
     invite = models.CharField(max_length=20, default=invite_code, unique=True)
@@ -139,7 +141,7 @@ class Move(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField(help_text="1 for the first move.")
     seat = models.PositiveSmallIntegerField()
-    action = models.JSONField()
+    action = BoundedJSONField(max_chars=2000)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 
+from ..core.limits import BoundedJSONField
+
 
 class Result(models.Model):
     class Status(models.TextChoices):
@@ -33,7 +35,9 @@ class Result(models.Model):
     )
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.SHEET)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REPORTED)
-    data = models.JSONField(default=dict, blank=True, help_text="What was entered, as entered.")
+    data = BoundedJSONField(
+        default=dict, blank=True, max_chars=32_000, help_text="What was entered, as entered."
+    )
     played = models.DateTimeField()
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -97,7 +101,7 @@ class Scorepad(models.Model):
     table = models.OneToOneField(
         "tournaments.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="scorepad"
     )
-    options = models.JSONField(default=dict, blank=True)
+    options = BoundedJSONField(default=dict, blank=True, max_chars=1000)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     result = models.OneToOneField(
         Result, null=True, blank=True, on_delete=models.SET_NULL, related_name="scorepad"
@@ -110,7 +114,8 @@ class Scorepad(models.Model):
         ordering = ["-created"]
 
     def __str__(self) -> str:
-        return f"Black Spy scorepad #{self.pk}"
+        kind = "race sheet" if self.game == "spy-vs-spy" else "scorepad"  # races, not deals
+        return f"{_title(self.game)} {kind} #{self.pk}"
 
 
 class ScorepadSeat(models.Model):
@@ -131,8 +136,10 @@ class ScorepadSeat(models.Model):
 class ScorepadDeal(models.Model):
     scorepad = models.ForeignKey(Scorepad, on_delete=models.CASCADE, related_name="deals")
     number = models.PositiveSmallIntegerField()
-    points = models.JSONField(help_text="Each player's points for the deal, in seat order.")
-    taken = models.JSONField(null=True, blank=True, help_text="What each player took, when entered that way.")
+    points = BoundedJSONField(max_chars=1000, help_text="Each player's points for the deal, in seat order.")
+    taken = BoundedJSONField(
+        null=True, blank=True, max_chars=2000, help_text="What each player took, when entered that way."
+    )
     choice = models.CharField(max_length=10, blank=True, help_text="Capture or Release: give or subtract.")
     entered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
     created = models.DateTimeField(auto_now_add=True)
@@ -153,6 +160,9 @@ class ScorepadChange(models.Model):
     action = models.CharField(max_length=20)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    note = models.CharField(
+        max_length=300, blank=True, help_text="Why a round was corrected once the game was over."
+    )
 
     class Meta:
         ordering = ["scorepad", "when", "pk"]

@@ -11,13 +11,16 @@ to confirm), which feeds the tournament table and the ratings like any other.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 
 from games import game_info
 from games.black_spy.scorepad import ScoreRules, Taken, check_deal, deal_from_taken, tally
@@ -25,6 +28,9 @@ from games.spy_vs_spy.scoresheet import RaceEntry, ScoreSheet, check_sheet
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
+from ..clubs.services import guests_make
+from ..core.limits import PAD_ROUNDS_MAX, quota, quota_exempt
+from ..core.locks import atomic_retrying
 from .models import Result, Scorepad, ScorepadChange, ScorepadDeal, ScorepadSeat
 
 GAMES = ("black-spy", "spy-vs-spy")
@@ -91,7 +97,9 @@ def scorepad_open(
     table: Any = None,
     game: str = "black-spy",
 ) -> Scorepad:
-    """Open a pad for ``players`` in seat order. A player not yet saved is a new guest of ``club``.
+    """Open a pad for ``players`` in seat order. A player not yet saved is a new guest of ``club``,
+    made by ``guests_make`` like any other (so only the club's scorers and organisers may; without
+    a club, a player of nobody's club).
 
     Who may: on a tournament table, a player seated there or a scorer of the event's club (the
     players are the table's); otherwise anyone logged in, with themself and the players of
@@ -121,15 +129,31 @@ def scorepad_open(
         raise ValidationError("Scorepads keep Black Spy and Spy vs Spy games.")
     if table is not None and Scorepad.objects.filter(table=table).exists():
         return Scorepad.objects.get(table=table)
-    for player in players:
-        if player.pk is None:
-            player.guest_of = club
-            player.save()
+    if table is None:
+        _pad_room_check(user)
+    new = [player.name for player in players if player.pk is None]
+    made = iter(guests_make(user=user, club=club, names=new) if new else [])
+    seated = [player if player.pk is not None else next(made) for player in players]
     pad = Scorepad.objects.create(game=game, club=club, table=table, options=options, created_by=user)
     ScorepadSeat.objects.bulk_create(
-        [ScorepadSeat(scorepad=pad, position=i, player=player) for i, player in enumerate(players)]
+        [ScorepadSeat(scorepad=pad, position=i, player=player) for i, player in enumerate(seated)]
     )
     return pad
+
+
+def _pad_room_check(user: Any) -> None:
+    """ValidationError in words when ``user`` opened as many pads among friends (not for a
+    tournament table: a table has one pad) since this time yesterday as one account may."""
+    if quota_exempt(user):
+        return
+    most = quota("scorepads_per_day")
+    since = timezone.now() - timedelta(days=1)
+    if Scorepad.objects.filter(created_by=user, table=None, created__gte=since).count() >= most:
+        raise ValidationError(
+            f"You opened {most} scorepads since this time yesterday, the most one account may open "
+            "in a day (a tournament table's pad does not count): carry on with one of them, or try "
+            "again tomorrow."
+        )
 
 
 def may_score_table(user: Any, table: Any) -> None:
@@ -223,6 +247,8 @@ def _check_round(
 ) -> tuple[list[int | None], Any]:
     """The points of round ``number`` as they will be stored, or ValidationError with the reasons."""
     names = names_of(pad)
+    if number > PAD_ROUNDS_MAX:
+        raise ValidationError(f"A scorepad keeps at most {PAD_ROUNDS_MAX} rounds: this game has them all.")
     if choice not in ("", "give", "subtract"):  # stored with the round: only what the pad offers
         raise ValidationError(
             f"After taking all 16 black cards a player gives or subtracts 60, not {choice[:30]!r}."
@@ -232,6 +258,8 @@ def _check_round(
             raise ValidationError(
                 f"Give the points of each of the {len(names)} players (blank if they sat out)."
             )
+        if first is not None and not 0 <= first < len(names):
+            raise ValidationError(f"Who raced first is a seat from 0 to {len(names) - 1}.")
         deals = _deals(pad)
         trial = [d for d in deals if d.number < number]
         trial.append(ScorepadDeal(number=number, points=list(points), taken={"first": first}))
@@ -242,6 +270,9 @@ def _check_round(
         return list(points), {"first": first}
     rules = rules_of(pad)
     if takens is not None:
+        # The counts first: every entry names a seat, so there is one entry per player.
+        if len(takens) != len(names):
+            raise ValidationError(f"Enter what each of the {len(names)} players took, not {len(takens)}.")
         check = deal_from_taken(
             [Taken(t.black_spies, frozenset(t.black_ranks), t.coloured_spies) for t in takens],
             rules,
@@ -262,14 +293,24 @@ def _check_round(
     return list(check.points), taken_data
 
 
+def _pad_locked(pad: Scorepad) -> Scorepad:
+    """The pad's row, locked; a tournament table's pad after its event's and table's locks (the
+    order of ``core.locks``: the pad's last round writes the table's result)."""
+    if pad.table_id is not None:
+        from ..tournaments.services import table_locked
+
+        table_locked(pad.table_id)
+    return Scorepad.objects.select_for_update(no_key=True).get(pk=pad.pk)
+
+
 def _require(user: Any, pad: Scorepad) -> None:
     if not can_enter(user=user, pad=pad):
         raise PermissionDenied(
-            "Only the players at this table, whoever opened the pad, or a club scorer can enter deals."
+            "Only the players at this table, whoever opened the pad, or a club scorer can enter its rounds."
         )
 
 
-@transaction.atomic
+@atomic_retrying
 def scorepad_deal_add(
     *,
     user: Any,
@@ -279,7 +320,7 @@ def scorepad_deal_add(
     choice: str = "",
     first: int | None = None,
 ) -> PadState:
-    pad = Scorepad.objects.select_for_update().get(pk=pad.pk)
+    pad = _pad_locked(pad)
     _require(user, pad)
     if pad.status == Scorepad.Status.FINISHED:
         raise ValidationError("The game is over: correct a round instead of adding one.")
@@ -292,7 +333,7 @@ def scorepad_deal_add(
     return _settle(pad, user)
 
 
-@transaction.atomic
+@atomic_retrying
 def scorepad_deal_correct(
     *,
     user: Any,
@@ -302,18 +343,36 @@ def scorepad_deal_correct(
     takens: Sequence[TakenEntry] | None = None,
     choice: str = "",
     first: int | None = None,
+    reason: str = "",
 ) -> PadState:
-    pad = Scorepad.objects.select_for_update().get(pk=pad.pk)
+    """Correct round ``number``. Once the game is over the pad is a result, and correcting a
+    round corrects it: then the correction says why (``reason``, kept in both histories). A
+    correction that changes nothing is refused (``NothingChanged``) and adds no history."""
+    from .services import NothingChanged, reason_problem, result_correct_allowed
+
+    pad = _pad_locked(pad)
     _require(user, pad)
     deal = pad.deals.filter(number=number).first()
     if deal is None:
         raise ValidationError(f"There is no round {number}.")
     stored, extra = _check_round(pad, number, points, takens, choice, first)
+    if (stored, extra, choice) == (deal.points, deal.taken, deal.choice):
+        raise NothingChanged(pad.result, f"round {number}")
+    if pad.result is not None:  # the correction corrects the pad's result: who may, and why
+        result_correct_allowed(user=user, result=pad.result)
+        if problem := reason_problem(reason):
+            raise ValidationError(problem)
     before = deal.points
     deal.points, deal.taken, deal.choice = stored, extra, choice
     deal.save(update_fields=["points", "taken", "choice"])
     ScorepadChange.objects.create(
-        scorepad=pad, deal=number, who=user, action="corrected", before=before, after=stored
+        scorepad=pad,
+        deal=number,
+        who=user,
+        action="corrected",
+        before=before,
+        after=stored,
+        note=reason.strip(),
     )
     state = pad_state(pad)
     problems = list(state.problems)
@@ -324,12 +383,12 @@ def scorepad_deal_correct(
         )
     if problems:
         raise ValidationError(problems)
-    return _settle(pad, user)
+    return _settle(pad, user, reason=reason.strip())
 
 
-def _settle(pad: Scorepad, user: Any) -> PadState:
+def _settle(pad: Scorepad, user: Any, reason: str = "") -> PadState:
     """Finish the pad when the game ends, and keep its result in step."""
-    from .services import EntryLine, result_correct, result_enter
+    from .services import EntryLine, NothingChanged, result_correct, result_enter
 
     state = pad_state(pad)
     if not state.over:
@@ -361,6 +420,9 @@ def _settle(pad: Scorepad, user: Any) -> PadState:
             checked=True,
         )
     else:
-        result_correct(user=user, result=pad.result, entries=entries, note="Scorepad corrected", data=data)
+        note = reason or "A round of the scorepad was corrected."
+        # (NothingChanged: the round changed, not the result: what a player took, the same points.)
+        with contextlib.suppress(NothingChanged):
+            result_correct(user=user, result=pad.result, entries=entries, note=note, data=data)
     pad.save(update_fields=["status", "result", "updated"])
     return state

@@ -3,6 +3,7 @@ from django import forms
 from games import games
 from pairing.tables import MAX_TABLE, MIN_TABLE
 
+from ..core.limits import DESCRIPTION_MAX
 from .models import Event
 
 
@@ -54,12 +55,14 @@ class EventForm(forms.Form):
     )
     points_by_place = forms.CharField(
         required=False,
+        max_length=1000,
         label="Tournament points by place",
         help_text="First place first, separated by commas, e.g. 4,2,1,0. "
         "Empty: the default for the table size.",
     )
     tiebreaks = forms.CharField(
         required=False,
+        max_length=500,
         label="Tiebreaks, in order",
         help_text="Empty: tournament points, game score, strength of opponents, wins, head to head. "
         "Reorder or leave out any of them, here or on the event's Settings page.",
@@ -124,4 +127,6 @@ class LeagueForm(forms.Form):
     )
     starts = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     ends = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    description = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, max_length=DESCRIPTION_MAX
+    )

@@ -19,11 +19,16 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db import models
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 
 from games import game_info
 from pairing.tables import MAX_TABLE, MIN_TABLE
+
+from ..core.limits import DESCRIPTION_MAX, BoundedJSONField
 
 MAX_ROUNDS = 30
 
@@ -62,10 +67,19 @@ class League(models.Model):
     game = models.CharField(max_length=30, blank=True, help_text="Leave blank for a season of several games.")
     starts = models.DateField(null=True, blank=True)
     ends = models.DateField(null=True, blank=True)
-    description = models.TextField(blank=True)
+    description = models.TextField(
+        blank=True, max_length=DESCRIPTION_MAX, validators=[MaxLengthValidator(DESCRIPTION_MAX)]
+    )
 
     class Meta:
         ordering = ["-starts", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("description"), DESCRIPTION_MAX),
+                name="league_description_length",
+                violation_error_message=f"A league's description has at most {DESCRIPTION_MAX} characters.",
+            )
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -108,10 +122,10 @@ class Event(models.Model):
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.SWISS)
     rounds = models.PositiveSmallIntegerField(default=5)
     table_size = models.PositiveSmallIntegerField(default=4)
-    points_by_place = models.JSONField(
-        default=list, blank=True, help_text="Tournament points for 1st, 2nd, ..."
+    points_by_place = BoundedJSONField(
+        default=list, blank=True, max_chars=4000, help_text="Tournament points for 1st, 2nd, ..."
     )
-    tiebreaks = models.JSONField(default=list, blank=True)
+    tiebreaks = BoundedJSONField(default=list, blank=True, max_chars=1000)
     bye_rule = models.CharField(max_length=10, choices=ByeRule.choices, default=ByeRule.WIN)
     uneven = models.CharField(
         max_length=10,
@@ -125,7 +139,9 @@ class Event(models.Model):
     groups = models.PositiveSmallIntegerField(
         default=0, help_text="Groups, then knockout: the number of groups (0: groups of about four)."
     )
-    options = models.JSONField(default=dict, blank=True, help_text="The game's variants and settings.")
+    options = BoundedJSONField(
+        default=dict, blank=True, max_chars=2000, help_text="The game's variants and settings."
+    )
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     seed = models.PositiveIntegerField(default=1)
     starts = models.DateTimeField(null=True, blank=True)

@@ -9,7 +9,9 @@ Django's login and logout pages), each under its URL name:
   ``clubs:member-role``;
 - events: ``tournaments:create``, ``tournaments:settings`` (an event's settings, the tiebreaks
   ticked and moved up or down), ``tournaments:league-create``, ``tournaments:entrant-add``,
-  ``tournaments:entrant-update``, ``tournaments:check-in-all``, ``tournaments:self-check-in``
+  ``tournaments:entrant-update``, ``tournaments:check-in-all``, ``tournaments:import`` and
+  ``tournaments:import-confirm`` (a file of players previewed, then confirmed),
+  ``tournaments:self-check-in``
   (a player checks in by the screen's QR code), ``tournaments:pair``,
   ``tournaments:finish`` (the organiser
   ends an event by hand), ``tournaments:round-action`` (publish,
@@ -458,12 +460,12 @@ def pad_new_targets(fw: FormsWorld) -> list[Target]:
     friendly = {"player_0": str(sid.pk), "name_1": "Ann", "name_2": "Ben", "player_3": str(w.guests[0].pk)}
     # Digits int() cannot read, in a player's id (once a 500).
     unreadable = (friendly | {"player_0": "²"}, friendly | {"player_0": "--5"})
+    in_club = friendly | {"club": str(w.club_a.pk), "going_back": "on"}
     return [
-        Target(
-            reverse("scores:pad-new"),
-            (friendly, friendly | {"club": str(w.club_a.pk), "going_back": "on"}),
-            tricky=unreadable,
-        ),
+        # New names in a club become its guests, whom only its scorers and organisers add: the
+        # seated player is refused there (once the side door to a club's guests).
+        Target(reverse("scores:pad-new"), (friendly,), tricky=(*unreadable, in_club)),
+        Target(reverse("scores:pad-new"), (in_club,), by=SCORER),
         Target(reverse("scores:pad-new"), ({"game": "spy-vs-spy", "name_0": "Ann", "name_1": "Ben"},)),
         Target(reverse("scores:pad-new"), ({"table": str(w.waiting_table.pk)},)),
         Target(f"{reverse('scores:pad-new')}?table={w.waiting_table.pk}", ({},)),
@@ -754,6 +756,48 @@ def check_in_all_targets(fw: FormsWorld) -> list[Target]:
         Target(reverse("tournaments:check-in-all", args=[w.open.pk]), by=ORGANISER),
         Target(reverse("tournaments:check-in-all", args=[w.finished.pk]), by=ORGANISER, refused=True),
     ]
+
+
+PLAYERS_FILE = "name;rating\nNell Newcomer;1500\nGus Unentered;\n"
+
+
+def import_targets(fw: FormsWorld) -> list[Target]:
+    w = fw.w
+
+    def url(event: Event) -> str:
+        return reverse("tournaments:import", args=[event.pk])
+
+    return [
+        Target(url(w.spring), ({"text": PLAYERS_FILE},), by=ORGANISER),  # the preview: nothing written
+        Target(url(w.open), ({"text": "name\nLate Lou\n"},), by=ORGANISER),  # a late entry in a Swiss
+        Target(url(w.finished), ({"text": PLAYERS_FILE},), by=ORGANISER, refused=True),  # over
+        Target(url(w.spring), ({},), by=ORGANISER, refused=True),  # neither a file nor lines
+    ]
+
+
+def import_fields(fw: FormsWorld) -> dict[str, SearchStrategy[str]]:
+    lines = ["name\nAda", "Name;Username\n;sid", "name,rating\nAda,abc", "first name;last name\nA;B"]
+    return {"text": choices(PLAYERS_FILE, *lines, "phone\n1", "name\n" + "x" * 90, "\ufeffname\r\nAda\r\n")}
+
+
+def import_confirm_targets(fw: FormsWorld) -> list[Target]:
+    from spyleague.tournaments import imports
+
+    w = fw.w
+    olga = w.users[ORGANISER]
+    token = imports.preview(user=olga, event=w.spring, data=PLAYERS_FILE.encode()).token
+    return [
+        Target(
+            reverse("tournaments:import-confirm", args=[w.spring.pk]),
+            ({"token": token}, {"token": token, "check_in": "on"}),
+            by=ORGANISER,
+            tricky=({"token": token[:-2]}, {"token": ""}),
+        ),
+    ]
+
+
+def import_confirm_fields(fw: FormsWorld) -> dict[str, SearchStrategy[str]]:
+    return {"token": choices("x", "", "a:b:c"), "check_in": CHECKBOX}
 
 
 def self_check_in_targets(fw: FormsWorld) -> list[Target]:
@@ -1112,6 +1156,14 @@ FORMS: list[Form] = [
     Form("tournaments:pair", "pair the next round", pair_targets, examples=20, htmx=True),
     Form("tournaments:finish", "finish the event", finish_targets, examples=20),
     Form("tournaments:check-in-all", "check in everyone", check_in_all_targets, examples=10),
+    Form("tournaments:import", "import players: the preview", import_targets, import_fields, examples=25),
+    Form(
+        "tournaments:import-confirm",
+        "import players: confirm the preview",
+        import_confirm_targets,
+        import_confirm_fields,
+        examples=20,
+    ),
     Form(
         "tournaments:self-check-in",
         "check oneself in (the screen's QR code), or enter and check in",

@@ -2,9 +2,11 @@
 
 Schemathesis reads /api/schema/ from the site itself (in process, through Django's WSGI handler
 and the test database) and sends each operation a bounded number of generated requests, valid
-and invalid, once as a club member with a token and once anonymous. Every response must not be
-a server error and must be what the schema says: a documented status code, its content type
-and its body schema.
+and invalid, once as a club member with a token and once anonymous; the operations whose code
+the member cannot reach (a scorepad's owner's, a scorer's and an organiser's on the scorepads
+and the tables' results) are asked again as the pads' owner and as the club's organiser. Every
+response must not be a server error and must be what the schema says: a documented status
+code, its content type and its body schema.
 
 Each operation gets the schema's examples, Schemathesis' coverage phase (boundary and invalid
 values: empty strings, huge numbers, NUL bytes, wrong types) and EXAMPLES generated requests;
@@ -23,6 +25,7 @@ the same order, every time.
 from __future__ import annotations
 
 import itertools
+import re
 import traceback
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -87,6 +90,7 @@ class World:
 
     token: str
     variants: dict[tuple[str, str], list[dict[str, Any]]] = field(default_factory=dict)
+    tokens: dict[str, str] = field(default_factory=dict)  # of the other people: owner, organiser
 
     def add(self, method: str, template: str, **variant: Any) -> None:
         """``variant``: the ``path`` parameters, ``query`` and ``body`` to send to ``template``."""
@@ -191,7 +195,20 @@ def build_world() -> World:
         pads.scorepad_deal_add(user=olga, pad=finished_pad, points=points)
     finished_pad.refresh_from_db()
     assert finished_pad.status == Scorepad.Status.FINISHED
+    # The pads of someone the member never sat with: a Black Spy deal in, a Spy vs Spy race in.
+    oona = UserFactory(username="oona", player_name="Oona Owner")
+    own_pad = pads.scorepad_open(
+        user=oona, players=[oona.player, Player(name="Pia"), Player(name="Quin"), Player(name="Rex")]
+    )
+    pads.scorepad_deal_add(user=oona, pad=own_pad, points=[30, 10, 10, 10])
+    own_race = pads.scorepad_open(
+        user=oona, players=[oona.player, Player(name="Sol"), Player(name="Tam")], game="spy-vs-spy"
+    )
+    pads.scorepad_deal_add(user=oona, pad=own_race, points=[-4, 3, 6], first=0)
     world = World(token=Token.objects.create(user=mel).key)
+    world.tokens = {
+        who: Token.objects.create(user=user).key for who, user in (("owner", oona), ("organiser", olga))
+    }
 
     clubs = [club, home]
     for c in clubs:
@@ -324,8 +341,19 @@ def build_world() -> World:
     for c in clubs:
         world.add("GET", "/api/leagues/", query={"club": c.slug})
         world.add("POST", "/api/leagues/", body={"club": c.slug, "name": "Next Season", "game": "spies"})
-    for pad in (keeping, finished_pad):
+    for pad in (keeping, finished_pad, own_pad, own_race):
         path = {"id": str(pad.pk)}
+        # The generated bodies, at a real pad (so that they reach the checks of a round).
+        world.add("POST", "/api/scorepads/{id}/rounds/", path=path)
+        world.add("PUT", "/api/scorepads/{id}/rounds/{number}/", path={**path, "number": "1"})
+        # What once was a 500: more entries of what was taken than players, one of them wrong.
+        world.add(
+            "POST",
+            "/api/scorepads/{id}/rounds/",
+            path=path,
+            body={"taken": [{"black_spies": 6}, {"coloured_spies": 4}, {}, {}, {"black_ranks": [7]}]},
+        )
+        world.add("POST", "/api/scorepads/{id}/rounds/", path=path, body={"points": [3, -4, 6], "first": 9})
         world.add("GET", "/api/scorepads/{id}/", path=path)
         world.add("POST", "/api/scorepads/{id}/confirm/", path=path)
         world.add("POST", "/api/scorepads/{id}/rounds/", path=path, body={"points": [10, 40, 10]})
@@ -371,6 +399,18 @@ def build_world() -> World:
         world.add("GET", "/api/clubs/{slug}/members/", path={"slug": club.slug}, query=query)
         world.add("GET", "/api/events/{id}/entrants/", path={"id": str(open_event.pk)}, query=query)
     world.add("GET", "/api/events/", query={"club": club.slug})
+    # Many players at once, in the member's own event: a list, everyone checked in, a file.
+    from spyleague.tournaments import imports
+
+    for players in ([mel.player.pk], [olga.player.pk, mel.player.pk]):
+        world.add("POST", "/api/events/{id}/entrants/register/", path=own_event, body={"players": players})
+    entered = list(home_event.entrants.values_list("pk", flat=True))
+    for body in ({}, {"entrants": entered}):
+        world.add("POST", "/api/events/{id}/entrants/check-in/", path=own_event, body=body)
+    players_file = "name;rating\nNew Fuzzer;12\nMel Member;\n"
+    world.add("POST", "/api/events/{id}/import/", path=own_event, body={"csv": players_file})
+    token = imports.preview(user=mel, event=home_event, data=players_file.encode()).token
+    world.add("POST", "/api/events/{id}/import/confirm/", path=own_event, body={"token": token})
     return world
 
 
@@ -460,7 +500,11 @@ def server_errors() -> Iterator[list[str]]:
 def test_every_operation(case: schemathesis.Case, who: str, world: World, server_errors: list[str]) -> None:
     """No server error, and a documented status code, content type and body, for every request
     as the member (a token) and as someone not logged in."""
-    headers = {"Authorization": f"Token {world.token}"} if who == "member" else None
+    _ask(case, world.token if who == "member" else None, server_errors)
+
+
+def _ask(case: schemathesis.Case, token: str | None, server_errors: list[str]) -> None:
+    headers = {"Authorization": f"Token {token}"} if token else None
     server_errors.clear()
     with transaction.atomic():
         response = case.call(headers=headers)
@@ -471,3 +515,49 @@ def test_every_operation(case: schemathesis.Case, who: str, world: World, server
         for error in server_errors:
             exc.add_note(f"Server traceback:\n{error}")
         raise
+
+
+# The operations whose code the member cannot reach, asked again by the people who can (sharing the
+# world, so the run stays about as long): a pad's owner (someone the member never sat with) on the
+# scorepads; the club's organiser, also its scorer, on the scorepads of the club and the tables'
+# results (a scorer's corrections, an organiser's override of a confirmed result).
+BY_ROLE = {"owner": r"^/api/scorepads/", "organiser": r"^/api/(scorepads|tables)/"}
+
+
+@pytest.mark.xdist_group("api-schema-fuzz")
+@pytest.mark.parametrize("who", ["owner", "organiser"])
+@schema.include(path_regex=r"^/api/(scorepads|tables)/").parametrize()
+def test_the_operations_that_differ_by_role(
+    case: schemathesis.Case, who: str, world: World, server_errors: list[str]
+) -> None:
+    """As ``test_every_operation``, as the pads' owner and as the club's organiser."""
+    if not re.match(BY_ROLE[who], case.operation.path):
+        pytest.skip(f"the {who} reaches nothing here that the member does not")
+    _ask(case, world.tokens[who], server_errors)
+
+
+@pytest.mark.xdist_group("api-schema-fuzz")
+@pytest.mark.parametrize("who", ["member", "owner", "organiser"])
+def test_every_aimed_request_once(who: str, world: World, server_errors: list[str]) -> None:
+    """Every request the world aims at its rows, once each and in order (the generated ones pick
+    among them at random): the bodies that fit the rows, and the ones that once showed a defect
+    (more entries of what was taken than a pad has players), as the member, and as the owner and
+    the organiser where they reach code the member does not."""
+    from schemathesis.core import NOT_SET
+
+    asked = 0
+    for (method, template), variants in world.variants.items():
+        if who != "member" and not re.match(BY_ROLE[who], template):
+            continue
+        operation = schema[template][method]
+        for variant in variants:
+            body = variant.get("body", NOT_SET)
+            case = operation.Case(
+                path_parameters=variant.get("path"),
+                query=variant.get("query"),
+                body=body,
+                media_type="application/json" if body is not NOT_SET else None,
+            )
+            _ask(case, world.token if who == "member" else world.tokens[who], server_errors)
+            asked += 1
+    assert asked >= (200 if who == "member" else 20)

@@ -9,6 +9,7 @@ import pytest
 from django.test import TestCase
 
 from spyleague.clubs.models import Membership, Role
+from spyleague.clubs.services import guest_add
 from spyleague.scores.models import Result, Scorepad, ScorepadDeal
 from spyleague.tournaments import services
 from tests.web.tournaments.helpers import make_event
@@ -25,15 +26,17 @@ def _member(club: Any, make_user: Any, username: str, role: str = Role.PLAYER) -
 
 
 def test_a_friendly_pad_kept_to_the_end_then_confirmed_by_another_player(
-    api_client: Any, club: Any, make_user: Any
+    api_client: Any, club: Any, organiser: Any, make_user: Any
 ) -> None:
     ann, bob = _member(club, make_user, "ann"), _member(club, make_user, "bob")
+    # Cy and Di play without an account: the club's guests, whom its organiser added.
+    cy, di = (guest_add(user=organiser, club=club, name=name).player for name in ("Cy", "Di"))
     api_client.force_authenticate(ann)
     opened = api_client.post(
         "/api/scorepads/",
         {
             "club": club.slug,
-            "players": [{"player": ann.player.pk}, {"player": bob.player.pk}, {"name": "Cy"}, {"name": "Di"}],
+            "players": [{"player": p.pk} for p in (ann.player, bob.player, cy, di)],
         },
         format="json",
     )
@@ -133,14 +136,16 @@ def test_who_may_open_and_keep_a_pad(api_client: Any, club: Any, make_user: Any)
     both = {"players": [{"player": stranger.player.pk, "name": "Me"}, {"name": "B"}, {"name": "C"}]}
     assert api_client.post("/api/scorepads/", both, format="json").status_code == 400
     api_client.force_authenticate(ann)
-    pad = api_client.post("/api/scorepads/", in_club, format="json").json()
+    # A member who is no scorer adds no guests to the club, on a pad as anywhere else.
+    assert api_client.post("/api/scorepads/", in_club, format="json").status_code == 403
+    pad = api_client.post("/api/scorepads/", theirs, format="json").json()
     api_client.force_authenticate(stranger)
     refused = api_client.post(f"/api/scorepads/{pad['id']}/rounds/", {"points": [40, 10, 10]}, format="json")
     assert refused.status_code == 403 and not ScorepadDeal.objects.exists()
     assert api_client.get(f"/api/scorepads/{pad['id']}/").status_code == 200  # anyone may look
     api_client.force_authenticate(None)
     assert api_client.get("/api/scorepads/").status_code in (401, 403)
-    assert api_client.get(f"/api/scorepads/{pad['id']}/").json()["players"][0]["name"] == "A"
+    assert api_client.get(f"/api/scorepads/{pad['id']}/").json()["players"][0]["name"] == "Ann"
 
 
 def test_a_tournament_tables_pad(api_client: Any, club: Any, organiser: Any, make_user: Any) -> None:
