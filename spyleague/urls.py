@@ -1,14 +1,28 @@
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.contrib.staticfiles import finders
+from django.http import FileResponse, Http404, HttpRequest
 from django.urls import include, path
+from django.views.decorators.cache import cache_control
 from django.views.decorators.csp import csp_override
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from .core import views as core
 
+
+@cache_control(max_age=7 * 24 * 3600, public=True)
+def favicon(request: HttpRequest) -> FileResponse:
+    """The site's icon where browsers and feed readers look for it, beside the pages' own link."""
+    found = finders.find("img/favicon.ico")
+    if not isinstance(found, str):
+        raise Http404("The site has no icon.")
+    return FileResponse(open(found, "rb"), content_type="image/x-icon")  # (the response closes it)
+
+
 urlpatterns = [
     path("", core.home, name="home"),
+    path("favicon.ico", favicon, name="favicon"),
     path("accounts/signup/", core.signup, name="signup"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

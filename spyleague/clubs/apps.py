@@ -4,6 +4,7 @@ from django.apps import AppConfig
 class ClubsConfig(AppConfig):
     name = "spyleague.clubs"
     label = "clubs"
+    verbose_name = "Clubs and players"
 
     def ready(self) -> None:
         from django.conf import settings

@@ -26,6 +26,7 @@ from .forms import MatchForm
 from .live import channel
 from .models import Match
 from .realtime import is_real_time
+from .rules_data import rules_facts
 from .selectors import game_rulings, has_rules, lobby_matches, match_picture
 
 STREAM_SECONDS = 300  # a stream ends after this; the browser reconnects by itself
@@ -350,6 +351,8 @@ def rules(request: HttpRequest, game: str) -> HttpResponse:
     template = get_template(f"play/rules/{info.slug}.html")
     context = {
         "game": info,
+        # Every number the page states, from the engine's own data (the template writes none).
+        "r": rules_facts(info.slug),
         "rulings": game_rulings(info.slug),
         "others": [g for g in games() if has_rules(g.slug)],
     }

@@ -5,7 +5,9 @@ Who may do what:
 - confirm: another seated player than the one who entered it, or a scorer or organiser;
 - correct: the one who entered it while it is unconfirmed, or a scorer or organiser at any time
   (an organiser's correction of a confirmed result is an override and stays confirmed).
-Every change is a ``ResultChange`` with who, when, before and after. Nothing is deleted.
+Every change is a ``ResultChange`` with who, when, before and after. Nothing is deleted. A
+correction says why (its reason is kept with the change, and the history shows it); one that
+leaves the result as it was is refused as ``NothingChanged`` and adds nothing to the history.
 """
 
 from __future__ import annotations
@@ -15,11 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
 from django.utils import timezone
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
+from ..core.locks import atomic_retrying
 from .checks import Line, Problem, sheet_check
 from .models import Result, ResultChange, ResultLine
 
@@ -29,6 +31,25 @@ class EntryLine:
     player: Player
     score: float | None = None
     place: int | None = None
+
+
+class NothingChanged(ValidationError):
+    """A correction that leaves the result (or a scorepad's round) as it stands: nothing is
+    saved, no history is added."""
+
+    def __init__(self, result: Result | None, what: str = "the result") -> None:
+        super().__init__(f"Nothing was changed: {what} already says this, so no correction was recorded.")
+        self.result = result
+
+
+def reason_problem(reason: str) -> str | None:
+    """Why a correction's reason cannot be kept, or None: it is needed, and it has a length."""
+    longest = ResultChange._meta.get_field("note").max_length or 300
+    if not reason.strip():
+        return "Say why the result is corrected: the reason is kept in its history."
+    if len(reason.strip()) > longest:
+        return f"The reason for the correction is at most {longest} characters; it has {len(reason.strip())}."
+    return None
 
 
 class ResultExists(ValidationError):
@@ -111,7 +132,7 @@ def _check(
     return checked.places, checked.scores
 
 
-@transaction.atomic
+@atomic_retrying
 def result_enter(
     *,
     user: Any,
@@ -132,10 +153,11 @@ def result_enter(
     if not (checked or _is_seated(user, players) or _can_score(user, club)):
         raise PermissionDenied("Only a player at this table, or a club scorer, can enter its result.")
     if table is not None:
-        # One result per table: whoever comes second waits for the first, then is told.
-        from ..tournaments.models import Table
+        # One result per table: whoever comes second waits for the first, then is told (the
+        # event's lock, then the table's: the order of ``core.locks``).
+        from ..tournaments.services import table_locked
 
-        table = Table.objects.select_for_update().select_related("round").get(pk=table.pk)
+        table = table_locked(table.pk)
         if problem := table_open_problem(table):
             raise ValidationError(problem)
         existing = Result.objects.filter(table=table).first()
@@ -166,9 +188,20 @@ def _players(result: Result) -> list[Player]:
     return [line.player for line in result.lines.select_related("player")]
 
 
-@transaction.atomic
+def _result_locked(result: Result) -> Result:
+    """The result's row, locked, after its table's event and table (the order of ``core.locks``):
+    a confirmation and a correction of one result at once take turns, and the second reads what
+    the first left."""
+    if result.table_id is not None:
+        from ..tournaments.services import table_locked
+
+        table_locked(result.table_id)
+    return Result.objects.select_for_update(no_key=True).get(pk=result.pk)
+
+
+@atomic_retrying
 def result_confirm(*, user: Any, result: Result) -> Result:
-    result = Result.objects.select_for_update().get(pk=result.pk)
+    result = _result_locked(result)
     if result.status == Result.Status.VOID:
         raise ValidationError("This result was voided; enter it again.")
     seated_other = _is_seated(user, _players(result)) and result.entered_by_id != user.pk
@@ -192,7 +225,17 @@ def result_confirm(*, user: Any, result: Result) -> Result:
     return result
 
 
-@transaction.atomic
+def result_correct_allowed(*, user: Any, result: Result) -> None:
+    """PermissionDenied unless ``user`` may correct ``result``: the one who entered it while it is
+    unconfirmed, or a scorer of its club at any time."""
+    own_unconfirmed = result.status == Result.Status.REPORTED and result.entered_by_id == user.pk
+    if not (_can_score(user, result.club) or own_unconfirmed):
+        raise PermissionDenied(
+            "Only the player who entered this result (until it is confirmed) or a club scorer can correct it."
+        )
+
+
+@atomic_retrying
 def result_correct(
     *,
     user: Any,
@@ -201,26 +244,28 @@ def result_correct(
     note: str = "",
     data: dict[str, Any] | None = None,
 ) -> Result:
-    result = Result.objects.select_for_update().get(pk=result.pk)
-    is_scorer = _can_score(user, result.club)
-    own_unconfirmed = result.status == Result.Status.REPORTED and result.entered_by_id == user.pk
-    if not (is_scorer or own_unconfirmed):
-        raise PermissionDenied(
-            "Only the player who entered this result (until it is confirmed) or a club scorer can correct it."
-        )
+    result = _result_locked(result)
+    result_correct_allowed(user=user, result=result)
     if [e.player.pk for e in entries] != [p.pk for p in _players(result)]:
         raise ValidationError("A correction keeps the same players in the same seats.")
     sheet = (data or {}).get("sheet", result.data.get("sheet"))
     # What the result will hold once corrected: a correction that leaves out "stopped" keeps it.
-    places, scores = _check(
-        result.game, entries, sheet, table=result.table, data={**result.data, **(data or {})}
+    merged = {**result.data, **(data or {})}
+    places, scores = _check(result.game, entries, sheet, table=result.table, data=merged)
+    lines = list(result.lines.order_by("position"))
+    same_lines = all(
+        line.score == score and line.place == place
+        for line, place, score in zip(lines, places, scores, strict=True)
     )
+    if same_lines and _says_the_same(result, merged):
+        raise NothingChanged(result)
+    if problem := reason_problem(note):
+        raise ValidationError(problem)
     before = snapshot(result)
-    for line, place, score in zip(result.lines.order_by("position"), places, scores, strict=True):
+    for line, place, score in zip(lines, places, scores, strict=True):
         line.score, line.place = score, place
         line.save(update_fields=["score", "place"])
-    if data is not None:
-        result.data = {**result.data, **data}
+    result.data = merged
     overridden = result.status == Result.Status.CONFIRMED
     ResultChange.objects.create(
         result=result,
@@ -228,12 +273,34 @@ def result_correct(
         action="overridden" if overridden else "corrected",
         before=before,
         after=snapshot(result),
-        note=note[:300],
+        note=note.strip(),
     )
     result.save(update_fields=["updated", "data"])
     if overridden:
         result_confirmed_effects(result)
     return result
+
+
+def _says_the_same(result: Result, data: dict[str, Any]) -> bool:
+    """Whether ``data`` holds what the result's data holds, as far as the result goes: what was
+    typed into the form aside, "not stopped" the same as saying nothing, and a game's own sheet
+    compared as it reads (the form and the API may write the same sheet differently)."""
+    from .checks import sheet_extras
+
+    def meaning(values: dict[str, Any]) -> dict[str, Any]:
+        out = {k: v for k, v in values.items() if k not in ("typed", "sheet")}
+        if not out.get("stopped"):
+            out.pop("stopped", None)
+        return out
+
+    if meaning(result.data) != meaning(data):
+        return False
+    old, new = result.data.get("sheet"), data.get("sheet")
+    extras = sheet_extras(result.game)
+    if extras is None or old is None or new is None:
+        return bool(old == new)
+    names = [line.player.name for line in result.lines.select_related("player").order_by("position")]
+    return extras.summary(names, old) == extras.summary(names, new)
 
 
 def result_confirmed_effects(result: Result) -> None:

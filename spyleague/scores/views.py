@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from games import InvalidOptions, game_info
+from games.black_spy.scoring import ALL_BLACK_OTHERS, CAPTURE_SUBTRACT, DEAL_TOTAL_NO_GOOD_SPIES
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import clubs_of, has_club_role, player_for_user
@@ -18,11 +19,14 @@ from ..core.inputs import Refused, found, reasons, row_id, whole_number
 from ..tournaments.models import Table
 from . import scorepad as pads
 from .models import Result, Scorepad
-from .services import result_confirm
+from .services import NothingChanged, result_confirm
 
 VARIANTS = [
-    ("no_good_spies", "No Good Spies (coloured Spies score 0; deals total 80)"),
-    ("capture_or_release", "Capture or Release (all black: give 60 or subtract 60)"),
+    ("no_good_spies", f"No Good Spies (coloured Spies score 0; deals total {DEAL_TOTAL_NO_GOOD_SPIES})"),
+    (
+        "capture_or_release",
+        f"Capture or Release (all black: give {ALL_BLACK_OTHERS} or subtract {-CAPTURE_SUBTRACT})",
+    ),
     ("going_back", "Going Back (exceed the end value; exactly it, or half of it, halves the score)"),
     ("the_mole", "The Mole"),
     ("calling_color", "Calling Color"),
@@ -40,6 +44,30 @@ BLACK_RANKS = [
     (10, "Deputy Director"),
     (11, "Director"),
 ]
+
+
+def _black_figures() -> dict[str, int]:
+    """Black Spy's numbers as the pad's forms say them, from the engine's tables."""
+    from games.black_spy import scoring
+    from games.black_spy.cards import BLACK_CARDS, BLACK_SPY, COLOURS, DECK_ID
+
+    return {
+        "cards": BLACK_CARDS,
+        "spies": DECK_ID.count(BLACK_SPY),
+        "coloured_spies": len(COLOURS) - 1,
+        "others": scoring.ALL_BLACK_OTHERS,
+        "taker": scoring.all_black_points(3, 0)[0],
+    }
+
+
+BLACK_FIGURES = _black_figures()
+
+
+def _race_figures(half_decks: bool) -> dict[str, int]:
+    """Spy vs Spy's numbers as the race sheet says them, from the engine's scoring."""
+    from games.spy_vs_spy import scoring
+
+    return {"first": scoring.FIRST_REMOVES, "bonus": scoring.bonus_points(half_decks)}
 
 
 # The new-pad form shows six seats; "More seats" adds four at a time. Spy vs Spy is for any number
@@ -142,7 +170,6 @@ def pad_new(request: HttpRequest) -> HttpResponse:
         {
             "errors": errors,
             "typed": typed,
-            "variants": VARIANTS,
             "players": pads.players_for(request.user),
             "slots": [
                 {
@@ -156,11 +183,45 @@ def pad_new(request: HttpRequest) -> HttpResponse:
             ],
             "more_seats": _slots_typed(typed) < MAX_PAD_SEATS,
             "table": table,
-            "game": typed.get("game", "black-spy"),
+            **_pad_options(table, typed),
             "clubs": clubs_of(me) if me is not None else [],
         },
         status=status if errors else 200,
     )
+
+
+def _round_to_correct(pad: Scorepad, raw: Any) -> Any:
+    """The pad's round that ``?round=`` asks to correct (the "Correct" link), or None."""
+    if not raw or not str(raw).isdigit() or len(str(raw)) > 5:
+        return None
+    return pad.deals.filter(number=int(raw)).first()
+
+
+def _pad_options(table: Table | None, typed: dict[str, str]) -> dict[str, Any]:
+    """What the new-pad form offers: the game (a table's own, or the one chosen) and the options
+    of that game only, ticked as typed (or, on a table, as its event plays them)."""
+    from games.black_spy.scoring import END_VALUES
+
+    game = table.round.event.game if table is not None else typed.get("game", "black-spy")
+    game = game if game in pads.GAMES else "black-spy"
+    # A table's event plays its variants whatever the pad says: they show ticked, and fixed.
+    fixed = {k for k, v in table.round.event.options.items() if v} if table is not None else set()
+    ticked = {key: True for key, value in typed.items() if value} | dict.fromkeys(fixed, True)
+    seats = table.seats.count() if table is not None else None
+    return {
+        "game": game,
+        "variants": [(key, label, bool(ticked.get(key)), key in fixed) for key, label in VARIANTS],
+        "half_decks": bool(ticked.get("half_decks")),
+        # Half decks are for two players: offered on a table only when it seats two.
+        "offer_half_decks": seats is None or seats == 2,
+        "end_value": typed.get("end_value")
+        or (
+            str(table.round.event.options["end_value"]) if "end_value" in fixed and table is not None else ""
+        ),
+        "end_values": " / ".join(str(v) for v in END_VALUES.values()),
+        "black_players": game_info("black-spy").players,
+        "race_players": game_info("spy-vs-spy").players,
+    }
 
 
 def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str, Any]:
@@ -189,8 +250,25 @@ def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str,
             or (result.club is not None and has_club_role(user=me, club=result.club, role=Role.SCORER))
         )
     )
+    # The form starts from what was typed (when it comes back with a problem), else from the round
+    # being corrected, as it stands.
+    typed = extra.get("typed")
+    if typed is None and extra.get("editing"):
+        deal = pad.deals.filter(number=extra["editing"]).first()
+        if deal is not None:
+            typed = {f"points_{i}": "" if p is None else str(p) for i, p in enumerate(deal.points)}
+            first = deal.taken.get("first") if isinstance(deal.taken, dict) else None
+            typed["first"] = "" if first is None else str(first)
+            typed["choice"] = deal.choice
+    is_race = pad.game == "spy-vs-spy"
     return {
         "pad": pad,
+        "round_word": "race" if is_race else "deal",
+        "rounds_word": "races" if is_race else "deals",
+        "first_typed": (typed or {}).get("first", ""),
+        "choice_typed": (typed or {}).get("choice", ""),
+        # Correcting a round of a game that is over corrects its result: the form asks why.
+        "needs_reason": bool(extra.get("editing") and pad.result_id),
         "tally": current,
         "rows": rows,
         "winner_names": [row["name"] for row in rows if row["winner"]],
@@ -201,10 +279,12 @@ def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str,
         "can_enter": pads.can_enter(user=request.user, pad=pad),
         "changes": pad.changes.select_related("who"),
         "black_ranks": BLACK_RANKS,
+        "black": BLACK_FIGURES,
+        "race": _race_figures(bool(pad.options.get("half_decks"))),
         "can_confirm": can_confirm,
         "result": result,
         "entry_rows": [
-            {"i": i, "name": name, "value": (extra.get("typed") or {}).get(f"points_{i}", "")}
+            {"i": i, "name": name, "value": (typed or {}).get(f"points_{i}", "")}
             for i, name in enumerate(names)
         ],
         **extra,
@@ -213,7 +293,12 @@ def _pad_context(request: HttpRequest, pad: Scorepad, **extra: Any) -> dict[str,
 
 def pad_detail(request: HttpRequest, pk: int) -> HttpResponse:
     pad = get_object_or_404(Scorepad.objects.select_related("club", "result"), pk=pk)
-    return render(request, "scores/pad.html", _pad_context(request, pad))
+    extra: dict[str, Any] = {}
+    # "Correct" on a round opens the pad with that round in the form, as it stands.
+    deal = _round_to_correct(pad, request.GET.get("round"))
+    if deal is not None and pads.can_enter(user=request.user, pad=pad):
+        extra["editing"] = deal.number
+    return render(request, "scores/pad.html", _pad_context(request, pad, **extra))
 
 
 def _read_deal(
@@ -273,11 +358,15 @@ def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
                     takens=takens,
                     choice=choice,
                     first=first,
+                    reason=request.POST.get("note", ""),
                 )
             else:
                 pads.scorepad_deal_add(
                     user=request.user, pad=pad, points=points, takens=takens, choice=choice, first=first
                 )
+        except NothingChanged as exc:
+            messages.info(request, " ".join(exc.messages))
+            return redirect("scores:pad", pk=pad.pk)
         except ValidationError as exc:
             errors.extend(str(m) for m in exc.messages)
         except PermissionDenied as exc:
@@ -285,7 +374,7 @@ def pad_deal(request: HttpRequest, pk: int) -> HttpResponse:
             status = 403
     if errors:
         pad.refresh_from_db()
-        context = _pad_context(request, pad, errors=errors, typed=request.POST, editing=number_raw)
+        context = _pad_context(request, pad, errors=errors, typed=request.POST, editing=number)
         return render(request, "scores/pad.html", context, status=status)
     pad.refresh_from_db()
     if pad.status == Scorepad.Status.FINISHED:

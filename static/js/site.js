@@ -51,7 +51,9 @@
       var input = form.querySelector("[name=points_" + i + "]");
       if (input) { input.value = points; }
     });
-    form.querySelector("button").textContent = "Save the correction of deal " + link.dataset.correctDeal;
+    var first = form.querySelector("[name=first]");
+    if (first && link.dataset.first !== undefined) { first.value = link.dataset.first; }
+    form.querySelector("button[type=submit]").textContent = link.dataset.label || "Save the correction";
     document.getElementById("entry").scrollIntoView();
   }
 })();

@@ -238,7 +238,8 @@ def _action_item(action: dict[str, Any], table: _Table) -> tuple[str, dict[str, 
         return "setup", item
     if kind == "place_police":
         item["label"] = f"Police of strength {action['strength']} to {node_name(action['city'])}"
-        item["short"] = node_name(action["city"])
+        item["short"] = node_name(action["city"])  # under its strength's heading: ``setup_police``
+        item["strength"] = action["strength"]
         return "setup", item
     if kind == "place_spy":
         item["label"] = (
@@ -369,6 +370,15 @@ def _action_item(action: dict[str, Any], table: _Table) -> tuple[str, dict[str, 
     return "other", item
 
 
+def _own_police_reserve(view: dict[str, Any]) -> list[int]:
+    """The strengths of the acting power's police still to place (its own view shows them)."""
+    acting = view.get("acting")
+    for info in view.get("power_info") or []:
+        if info.get("code") == acting:
+            return list(info.get("police_reserve_list") or [])
+    return []
+
+
 @register.filter
 def spies_actions(p: Any) -> dict[str, Any]:
     """The seat's legal actions, grouped and worded for the board's buttons."""
@@ -425,6 +435,19 @@ def spies_actions(p: Any) -> dict[str, Any]:
         }
     else:
         groups["place_spy"] = None
+    # Police to place: a city is offered once for each strength left in the reserve, so the
+    # buttons go under one heading per strength ("Strength 3, 2 pieces left") and say the city.
+    reserve = Counter(_own_police_reserve(view))
+    by_strength: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for item in groups["setup"]:
+        if item["type"] == "place_police":
+            by_strength[item["strength"]].append(item)
+    groups["setup_police"] = [
+        {"strength": strength, "left": reserve.get(strength, 0), "actions": items}
+        for strength, items in sorted(by_strength.items(), reverse=True)
+    ]
+    if by_strength:
+        groups["setup"] = [i for i in groups["setup"] if i["type"] != "place_police"]
     moving = (view.get("step") or {}).get("police_next")
     groups["police_piece"] = ""
     if moving:

@@ -134,7 +134,8 @@ def test_the_speed_is_an_option_of_the_match(make_user: Any) -> None:
         services.match_create(user=ann, game="spy-vs-spy", seats=2, options={"bot_cards_per_minute": 0})
 
 
-def test_the_lobby_offers_the_bot_speed(client: Any) -> None:
+def test_the_lobby_offers_the_bot_speed(client: Any, make_user: Any) -> None:
+    client.force_login(make_user(username="ann"))  # (the new-match form is for those logged in)
     page = client.get(reverse("play:lobby")).content.decode()
     assert 'name="opt-spy-vs-spy-bot_cards_per_minute"' in page and "cards per minute" in page
 

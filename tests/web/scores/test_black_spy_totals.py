@@ -207,7 +207,9 @@ def test_the_api_accepts_real_totals_and_keeps_the_stopped_mark(api_client: Any,
     result = Result.objects.get(table=tbl)
     assert result.data["stopped"] is True
     # A correction that leaves the mark out keeps it: still stopped, so nobody at 150 is fine.
-    response = api_client.post(api_url(tbl), {"lines": api_lines(tbl, [40, 60, 40, 40])}, format="json")
+    response = api_client.post(
+        api_url(tbl), {"lines": api_lines(tbl, [40, 60, 40, 40]), "note": "misread"}, format="json"
+    )
     assert response.status_code == 200, response.content
     result.refresh_from_db()
     assert result.data["stopped"] is True
@@ -221,7 +223,9 @@ def test_the_api_accepts_real_totals_and_keeps_the_stopped_mark(api_client: Any,
     result.refresh_from_db()
     assert result.data["stopped"] is True and result.changes.count() == 2
     response = api_client.post(
-        api_url(tbl), {"lines": api_lines(tbl, [160, 100, 80, 20]), "stopped": False}, format="json"
+        api_url(tbl),
+        {"lines": api_lines(tbl, [160, 100, 80, 20]), "stopped": False, "note": "played on"},
+        format="json",
     )
     assert response.status_code == 200, response.content
     result.refresh_from_db()

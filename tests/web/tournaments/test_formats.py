@@ -528,6 +528,7 @@ def test_a_tied_final_is_corrected_and_then_decides_the_knockout(club: Any, orga
             user=organiser,
             result=result,
             entries=[EntryLine(s.entrant.player, sc) for s, sc in zip(seats, (25.0, 20.0), strict=True)],
+            note="the tie was played off",
         )
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
