@@ -1,7 +1,16 @@
 from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 
-from . import account_views, league_views, play_views, ratings_views, scorepad_views, tournament_views, views
+from . import (
+    account_views,
+    import_views,
+    league_views,
+    play_views,
+    ratings_views,
+    scorepad_views,
+    tournament_views,
+    views,
+)
 
 router = DefaultRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -19,6 +28,10 @@ urlpatterns = [
     path("events/<id:pk>/register/", tournament_views.event_register, name="api-event-register"),
     path("events/<id:pk>/check-in/", tournament_views.event_self_check_in, name="api-event-check-in"),
     path("events/<id:pk>/entrants/<id:entrant_id>/check-in/", tournament_views.entrant_check_in),
+    path("events/<id:pk>/entrants/register/", import_views.entrants_register, name="api-entrants-register"),
+    path("events/<id:pk>/entrants/check-in/", import_views.entrants_check_in, name="api-entrants-check-in"),
+    path("events/<id:pk>/import/", import_views.event_import, name="api-event-import"),
+    path("events/<id:pk>/import/confirm/", import_views.event_import_confirm, name="api-import-confirm"),
     path("events/<id:pk>/entrants/<id:entrant_id>/drop/", tournament_views.entrant_drop),
     path("events/<id:pk>/pair/", tournament_views.event_pair, name="api-event-pair"),
     path("events/<id:pk>/rounds/", tournament_views.EventRounds.as_view(), name="api-event-rounds"),

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import views
+from . import import_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -16,6 +16,8 @@ urlpatterns = [
     path("<id:pk>/settings/", views.event_settings, name="settings"),
     path("<id:pk>/entrants/", views.entrant_add, name="entrant-add"),
     path("<id:pk>/entrants/check-in/", views.entrants_check_in_all, name="check-in-all"),
+    path("<id:pk>/import/", import_views.player_import, name="import"),
+    path("<id:pk>/import/confirm/", import_views.player_import_confirm, name="import-confirm"),
     path("<id:pk>/entrants/<id:entrant_id>/", views.entrant_update, name="entrant-update"),
     path("<id:pk>/pair/", views.round_pair, name="pair"),
     path("<id:pk>/finish/", views.event_finish, name="finish"),
