@@ -64,7 +64,7 @@ on every machine.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -73,6 +73,7 @@ __all__ = [
     "EXACT_UP_TO",
     "SPREAD_BUDGET",
     "ExactSeating",
+    "SeatingTiers",
     "fewest_repeats",
     "stuck_bound",
     "tightest_spread",
@@ -422,17 +423,57 @@ class _Search:
         return False
 
 
+@dataclass(frozen=True, slots=True)
+class SeatingTiers:
+    """The tiers of a seating's cost above its spread, as :mod:`pairing.seating` weighs them: each
+    repeated pair costs ``repeat``, each further meeting of one (``meetings[i][j]`` times met)
+    ``extra``, and each player seated at a table of another size than ``preferred`` ``odd`` times
+    their ``odd_cost``. The spread search then minimises the whole cost, not the spread alone."""
+
+    repeat: int
+    extra: int
+    odd: int
+    meetings: Sequence[Mapping[int, int]]
+    odd_cost: Sequence[int]
+    preferred: int | None
+
+
 class _Spread(_Search):
-    """Smallest spread among seatings with at most ``limit`` repeats (depth first, bounded)."""
+    """Smallest spread among seatings with at most ``limit`` repeats (depth first, bounded); with
+    ``tiers``, the smallest whole cost (the tiers above the spread, then the spread)."""
 
     def __init__(
-        self, met: Sequence[int], sizes: Sequence[int], points: Sequence[int], budget: int, limit: int
+        self,
+        met: Sequence[int],
+        sizes: Sequence[int],
+        points: Sequence[int],
+        budget: int,
+        limit: int,
+        tiers: SeatingTiers | None = None,
     ):
         super().__init__(met, sizes, points, budget, 0)
         self.limit = limit
+        self.tiers = tiers
         self.best_spread = 0
         self.ordered = all(points[i] >= points[i + 1] for i in range(len(points) - 1))
         self._floors: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def table_tiers(self, mask: int, size: int) -> int:
+        """What a table costs in the tiers above the spread (0 without ``tiers``)."""
+        tiers = self.tiers
+        if tiers is None:
+            return 0
+        members = _bits(mask)
+        cost = 0
+        for a, i in enumerate(members):
+            mine = tiers.meetings[i]
+            for j in members[a + 1 :]:
+                k = mine.get(j, 0)
+                if k:
+                    cost += tiers.repeat + tiers.extra * (k - 1)
+        if tiers.preferred is not None and size != tiers.preferred:
+            cost += tiers.odd * sum(tiers.odd_cost[i] for i in members)
+        return cost
 
     def table_spread(self, mask: int) -> int:
         pts = self.points
@@ -551,7 +592,7 @@ class _Spread(_Search):
                     squares + v * v,
                 )
             else:
-                here = size * (squares + v * v) - (total + v) ** 2
+                here = size * (squares + v * v) - (total + v) ** 2 + self.table_tiers(now, size)
                 if spread + here >= self.best_spread:
                     continue
                 self.stack.append(now)
@@ -624,8 +665,10 @@ def tightest_spread(
     incumbent: Sequence[Sequence[int]],
     *,
     budget: int = SPREAD_BUDGET,
+    tiers: SeatingTiers | None = None,
 ) -> ExactSeating:
-    """Among seatings with no more repeats than ``incumbent``, one with the smallest spread found.
+    """Among seatings with no more repeats than ``incumbent``, one with the smallest spread found
+    (with ``tiers``, the smallest whole cost: see :class:`SeatingTiers`).
 
     Spread is the sum over tables of squared point differences of every pair (``points`` are
     integers). Depth first from the best-standing player, mates by closeness; a branch is cut when
@@ -636,10 +679,12 @@ def tightest_spread(
     _check(met, sizes)
     masks = [sum(1 << i for i in table) for table in incumbent]
     repeats = sum((met[i] & mask).bit_count() for mask in masks for i in _bits(mask)) // 2
-    search = _Spread(met, sizes, points, budget, repeats)
+    search = _Spread(met, sizes, points, budget, repeats, tiers)
     search.best = masks
     search.best_cost = repeats
-    search.best_spread = sum(search.table_spread(mask) for mask in masks)
+    search.best_spread = sum(
+        search.table_spread(mask) + search.table_tiers(mask, mask.bit_count()) for mask in masks
+    )
     proven = True
     if met:
         try:

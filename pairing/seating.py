@@ -75,6 +75,7 @@ from .exact import (
     EXACT_MAX_TABLE,
     EXACT_UP_TO,
     SPREAD_BUDGET,
+    SeatingTiers,
     fewest_repeats,
     stuck_bound,
     tightest_spread,
@@ -342,8 +343,11 @@ def seat_swiss_tables(
     if exact_fits and spread_budget > 0 and len(plan.sizes) > 1:
         before = search.total_cost()
         kept = [list(t) for t in search.tables]
+        tiers = SeatingTiers(
+            search.w_repeat, search.w_extra, search.w_odd, search.met, search.odd_cost, preferred
+        )
         tight = tightest_spread(
-            search.met_masks(), plan.sizes, search.pts, search.tables, budget=spread_budget
+            search.met_masks(), plan.sizes, search.pts, search.tables, budget=spread_budget, tiers=tiers
         )
         search.set_tables(tight.tables)
         search.polish(len(plan.sizes))
