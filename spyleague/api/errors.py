@@ -7,11 +7,21 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema_field
 from rest_framework import serializers
-from rest_framework.exceptions import PermissionDenied, UnsupportedMediaType, ValidationError
+from rest_framework.exceptions import APIException, PermissionDenied, UnsupportedMediaType, ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games import IllegalAction, InvalidOptions
+
+from ..core.locks import Conflict
+
+
+class ConflictError(APIException):
+    """Someone acted first: the state the request acts on has changed (409, with what happened)."""
+
+    status_code = 409
+    default_detail = "Someone changed this a moment before: nothing was applied."
+    default_code = "conflict"
 
 
 def service_call(fn: Any, **kwargs: Any) -> Any:
@@ -20,6 +30,8 @@ def service_call(fn: Any, **kwargs: Any) -> Any:
         return fn(**kwargs)
     except DjangoPermissionDenied as exc:
         raise PermissionDenied(str(exc)) from exc
+    except Conflict as exc:
+        raise ConflictError(" ".join(exc.messages)) from exc
     except DjangoValidationError as exc:
         raise ValidationError({"detail": exc.messages}) from exc
 
@@ -32,6 +44,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         # it cannot read, as the schema documents, rather than DRF's 415.
         unread = "The body could not be read: send it as JSON (Content-Type: application/json) or as a form."
         return Response({"detail": unread}, status=400)
+    if isinstance(exc, Conflict):
+        return Response({"detail": " ".join(exc.messages)}, status=409)
     if isinstance(exc, DjangoValidationError):
         # A service's refusal that a view did not translate: still a 400 in words, never a 500.
         errors = exc.message_dict if hasattr(exc, "error_dict") else None
@@ -74,11 +88,17 @@ _REASONS: dict[int, tuple[type[serializers.Serializer[Any]], str]] = {
     ),
     403: (ErrorSerializer, "Not logged in, or not allowed to (no role for it in the club, not your seat)."),
     404: (ErrorSerializer, "There is no such object."),
-    409: (ErrorSerializer, "The match has moved on since the version sent; nothing was applied."),
+    409: (
+        ErrorSerializer,
+        "Someone acted first: the match has moved on since the version sent, the draft was published "
+        "or discarded, the event finished, the result was entered ... Nothing was applied; the answer "
+        "says what happened.",
+    ),
     429: (
         ErrorSerializer,
-        "Too many wrong passwords for this username from this address: logging in as them from "
-        "here is paused for a while (the answer says how long).",
+        "Too many tries from this address (sign-ups, logins, tokens), or too many wrong passwords "
+        "for this username from it: paused for a while. The answer says how long, in words and in "
+        "its Retry-After header (seconds).",
     ),
 }
 
@@ -90,3 +110,16 @@ def error_responses(*codes: int) -> dict[int, OpenApiResponse]:
         code: OpenApiResponse(_REASONS[code][0], description=_REASONS[code][1])
         for code in sorted({400, *codes})
     }
+
+
+def conflicts_documented(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A drf-spectacular postprocessing hook: every operation that writes (POST, PUT, PATCH,
+    DELETE) can meet a state someone changed a moment before, and says so with a 409."""
+    body = {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
+    for path in result.get("paths", {}).values():
+        for method, operation in path.items():
+            if method in ("post", "put", "patch", "delete"):
+                operation.setdefault("responses", {}).setdefault(
+                    "409", {"content": body, "description": _REASONS[409][1]}
+                )
+    return result

@@ -19,6 +19,8 @@ from rest_framework.generics import GenericAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from pairing.tables import MAX_TABLE
+
 from ..clubs.models import Player, Role
 from ..clubs.selectors import has_club_role
 from ..scores import services as results
@@ -27,7 +29,7 @@ from ..tournaments import services
 from ..tournaments.models import Entrant, Event, Round, Table
 from ..tournaments.selectors import rounds_get, standings_get
 from .errors import ErrorSerializer, error_responses, service_call
-from .serializers import EntrantSerializer, JobSerializer
+from .serializers import BoundedDictField, EntrantSerializer, JobSerializer, JSONObjectField
 
 _call = service_call
 
@@ -97,7 +99,8 @@ class SpycatcherSheetSerializer(serializers.Serializer[Any]):
     """Documents the Spycatcher sheet; the site checks it and names every problem in words."""
 
     permissions = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField()),
+        child=serializers.ListField(child=serializers.CharField(max_length=20), max_length=4),
+        max_length=6,
         help_text="For each player in seat order, the permission cards held at the end: court, "
         "government, press, publisher (an empty list for none).",
     )
@@ -109,6 +112,7 @@ class SpycatcherSheetSerializer(serializers.Serializer[Any]):
     order = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,
+        max_length=6,
         help_text="The finishing place of each player in seat order, checked against the places "
         "worked out; leave it out to have them worked out.",
     )
@@ -117,15 +121,18 @@ class SpycatcherSheetSerializer(serializers.Serializer[Any]):
 class SpiesSheetSerializer(serializers.Serializer[Any]):
     """Documents the Spies! sheet; the site checks it and names every problem in words."""
 
-    victory_points = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Every power's victory points, by code: G, I, R, F, B."
+    victory_points = BoundedDictField(
+        child=serializers.IntegerField(),
+        max_keys=5,
+        help_text="Every power's victory points, by code: G, I, R, F, B.",
     )
-    money = serializers.DictField(
-        child=serializers.IntegerField(), help_text="Every power's money (£) at the end, by code."
+    money = BoundedDictField(
+        child=serializers.IntegerField(), max_keys=5, help_text="Every power's money (£) at the end, by code."
     )
     run_by = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,
+        max_length=5,
         help_text="For each group of powers a player runs (5 players: G, I, R, F, B; 4: G+I, R, F, "
         "B; 3: G+I, R, F+B; 2: G+I, F+B, Russia belonging to nobody), the seat (0 first) of the "
         "player who ran it. By default, seat order.",
@@ -139,13 +146,19 @@ class SpiesSheetSerializer(serializers.Serializer[Any]):
         resource_type_field_name=None,
     )
 )
-class GameSheetField(serializers.JSONField):
-    """A game's own sheet, as plain JSON; checked by the game's rules, not by the serializer."""
+class GameSheetField(JSONObjectField):
+    """A game's own sheet, as plain JSON; checked by the game's rules, not by the serializer
+    (which only refuses one too large to be any game's sheet)."""
 
 
 class ResultInSerializer(serializers.Serializer[Any]):
-    lines = ResultLineInSerializer(many=True)
-    note = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    lines = serializers.ListField(child=ResultLineInSerializer(), max_length=MAX_TABLE)
+    note = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=300,
+        help_text="Why the result is corrected: needed to correct one, and kept in its history.",
+    )
     sheet = GameSheetField(
         required=False,
         help_text="Spycatcher and Spies! only, and required for them: the game's own sheet, from which "
@@ -557,6 +570,10 @@ def table_result(request: Request, table_id: int) -> Response:
             note=body.validated_data.get("note", ""),
             data=data,
         )
+    except ValidationError as exc:
+        if not isinstance(exc.__cause__, results.NothingChanged):
+            raise
+        result = existing  # it already says this: answered as it stands, nothing added to its history
     except PermissionDenied:
         if any(s.entrant.player.user_id == request.user.pk for s in seated.values()):
             # A player at the table who did not enter it (and so may not correct it): whether the

@@ -151,13 +151,24 @@ def json_value(raw: str | bytes, *, what: str) -> Any:
 
 
 def refused_page(
-    request: HttpRequest, reason: str, page: Callable[..., HttpResponse], *args: Any, status: int = 400
+    request: HttpRequest,
+    reason: str | Exception,
+    page: Callable[..., HttpResponse],
+    *args: Any,
+    status: int | None = None,
 ) -> HttpResponse:
-    """A refused form post: the page it came from, with the reason on it, answering ``status``.
+    """A refused form post: the page it came from, with the reason on it, answering ``status``
+    (default 400; 409 for a ``Conflict``: someone acted first).
 
     The page is drawn as its own view draws it (``page(request, *args)``), so what the person sees
     is the page they were on and why nothing changed, not a redirect that hides the refusal.
     """
+    if isinstance(reason, Exception):
+        from .locks import Conflict
+
+        status = status or (409 if isinstance(reason, Conflict) else 400)
+        reason = reasons(reason)
+    status = status or 400
     messages.error(request, reason)
     response = page(request, *args)
     response.status_code = status

@@ -27,6 +27,7 @@ from games import IllegalAction, InvalidOptions, engines, game_info, get_bots, g
 from games.core import chance
 
 from ..clubs.models import Club, Player
+from ..core.locks import atomic_retrying
 from ..core.queue import send_task_safely
 from . import live, race_moves
 from .models import Match, MatchSeat, Move
@@ -129,7 +130,7 @@ def table_guests(table: Any) -> list[Player]:
     return [s.entrant.player for s in seats if s.entrant.player.user_id is None]
 
 
-@transaction.atomic
+@atomic_retrying
 def match_for_table(*, user: Any, table: Any) -> Match:
     """An online match for a tournament table: its players in its seat order, started at once.
 
@@ -141,7 +142,9 @@ def match_for_table(*, user: Any, table: Any) -> Match:
     """
     from ..clubs.models import Role
     from ..clubs.selectors import has_club_role
+    from ..tournaments.services import table_locked
 
+    table = table_locked(table.pk)  # two players asking at once get the one match
     existing = Match.objects.filter(table=table).first()
     if existing is not None:
         return existing

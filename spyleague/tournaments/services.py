@@ -61,6 +61,7 @@ from pairing.tables import DEFAULT_SEATS, describe_sizes
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.jobs import job_queue
+from ..core.locks import Conflict, atomic_retrying, lock_event
 from ..core.models import Job
 from ..core.words import and_list
 from .models import (
@@ -152,7 +153,7 @@ CHANGEABLE_BEFORE_PAIRING = frozenset(
 RANKING_SETTINGS = frozenset({"points_by_place", "tiebreaks", "bye_rule"})
 
 
-@transaction.atomic
+@atomic_retrying
 def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     """Change an event's settings, as far as the event's progress allows; every refusal in words.
 
@@ -162,7 +163,7 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     with the old settings does not leave its order behind.
     """
     require_organiser(user=user, event=event)
-    event = Event.objects.select_for_update().select_related("club").get(pk=event.pk)
+    event = _locked(event)
     changed = {field: value for field, value in changes.items() if getattr(event, field) != value}
     problems: dict[str, str] = {}
     paired = event.round_set.exists()
@@ -201,10 +202,11 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     return event
 
 
-@transaction.atomic
+@atomic_retrying
 def event_delete(*, user: Any, event: Event) -> None:
     """Delete an event before its first round is paired; after that its results stay on record."""
     require_organiser(user=user, event=event)
+    event = _locked(event)
     if event.round_set.exists():
         raise ValidationError("An event that has begun keeps its rounds and results: finish it instead.")
     event.delete()
@@ -229,6 +231,10 @@ def league_create(
         game_info(game)
     if starts and ends and ends < starts:
         raise ValidationError({"ends": "A season ends after it starts."})
+    from ..clubs.services import description_check, league_room_check
+
+    description = description_check(description, what="A league's")
+    league_room_check(user=user, club=club)
     return League.objects.create(
         club=club, name=name.strip(), game=game, starts=starts, ends=ends, description=description
     )
@@ -242,7 +248,7 @@ def _next_round_number(event: Event) -> int:
     return (last or 0) + 1
 
 
-@transaction.atomic
+@atomic_retrying
 def entrant_register(*, user: Any, event: Event, player: Player | None = None) -> Entrant:
     """Register a player (an organiser may register anyone; a player registers themself).
 
@@ -264,8 +270,9 @@ def entrant_register(*, user: Any, event: Event, player: Player | None = None) -
         raise ValidationError(
             f"{player.name} is not a member of {event.club.name}: they register themselves, or join first."
         )
+    event = _locked(event)
     if event.status == Event.Status.FINISHED:
-        raise ValidationError("This event is over.")
+        raise Conflict("This event is over.")
     existing = Entrant.objects.filter(event=event, player=player).first()
     if existing is not None:
         if existing.dropped_after is not None:
@@ -289,15 +296,35 @@ def entrant_register(*, user: Any, event: Event, player: Player | None = None) -
     )
     checking_in = Entrant.objects.filter(event=event, checked_in=True, dropped_after__isnull=True).exists()
     if pending and not checking_in:  # once check-in has begun, they play when checked in
-        _draft_follow(
-            Event.objects.select_for_update().get(pk=event.pk), f"Paired again: {player.name} entered."
-        )
+        _draft_follow(event, f"Paired again: {player.name} entered.")
     return entrant
 
 
 def _not_over(event: Event) -> None:
     if event.status == Event.Status.FINISHED:
-        raise ValidationError("This event is over: its entrants stay as they were.")
+        raise Conflict("This event is over: its entrants stay as they were.")
+
+
+def _locked(event: Event) -> Event:
+    """The event's row, locked: every change of an event's state (or of its rounds, tables and
+    entrants) takes this lock first and reads the state it acts on after it (``core.locks``).
+    Refused in words when the event was deleted meanwhile."""
+    try:
+        return lock_event(event.pk)
+    except Event.DoesNotExist:
+        raise Conflict(f"{event.name} was deleted meanwhile.") from None
+
+
+def _locked_entrant(entrant: Entrant) -> tuple[Event, Entrant]:
+    """The entrant's event locked, then the entrant as it is now (its own row locked too)."""
+    event = _locked(entrant.event)
+    current = (
+        Entrant.objects.select_for_update(no_key=True).select_related("player").filter(pk=entrant.pk).first()
+    )
+    if current is None:
+        raise Conflict(f"{entrant.player.name} is no longer entered in {event.name}.")
+    current.event = event
+    return event, current
 
 
 def _own_or_organiser(user: Any, entrant: Entrant) -> None:
@@ -309,10 +336,13 @@ def _own_or_organiser(user: Any, entrant: Entrant) -> None:
         raise PermissionDenied("Only the player or an organiser can do that.")
 
 
-@transaction.atomic
+@atomic_retrying
 def entrant_check_in(*, user: Any, entrant: Entrant, present: bool = True) -> Entrant:
     _own_or_organiser(user, entrant)
-    _not_over(entrant.event)
+    event, entrant = _locked_entrant(entrant)
+    _not_over(event)
+    if present and entrant.dropped_after is not None:
+        raise Conflict(f"{entrant.player.name} dropped out of this event: they cannot be checked in.")
     entrant.checked_in = present
     entrant.save(update_fields=["checked_in"])
     return entrant
@@ -332,16 +362,16 @@ def self_enter_open(*, user: Any, event: Event) -> bool:
     )
 
 
-@transaction.atomic
+@atomic_retrying
 def entrant_self_enter(*, user: Any, event: Event) -> Entrant:
     """A player not entered yet enters the event and checks in at once: what the check-in page
     offers a walk-in (Swiss events take late entries; the others only before their first round,
     which is when their check-in is open). Refused in words when check-in is closed; nothing
     is entered then."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = _locked(event)
     closed = self_check_in_closed(event=event)
     if closed:
-        raise ValidationError(closed)
+        raise Conflict(closed)
     entrant_register(user=user, event=event)
     entrant, _ = entrant_self_check_in(user=user, event=event)
     return entrant
@@ -386,35 +416,37 @@ def self_check_in_entrant(*, user: Any, event: Event) -> Entrant:
     return entrant
 
 
-@transaction.atomic
+@atomic_retrying
 def entrant_self_check_in(*, user: Any, event: Event) -> tuple[Entrant, bool]:
     """A player checks themself in by the event's check-in link (shown as a QR code on the
     screen). Only the player's own entry, only while check-in is open (``self_check_in_closed``),
     never after dropping out. Returns the entrant and whether this call checked them in (False:
     they were already checked in, and nothing changed)."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = _locked(event)
     entrant = self_check_in_entrant(user=user, event=event)
     if entrant.dropped_after is not None:
-        raise ValidationError(DROPPED_OUT)
+        raise Conflict(DROPPED_OUT)
     if entrant.checked_in:
         return entrant, False  # a second tap (or a reload) changes nothing
     closed = self_check_in_closed(event=event)
     if closed:
-        raise ValidationError(closed)
+        raise Conflict(closed)
     entrant.checked_in = True
     entrant.save(update_fields=["checked_in"])
     return entrant, True
 
 
+@atomic_retrying
 def entrants_check_in_all(*, user: Any, event: Event) -> int:
     """The organiser checks in every registered player who has not dropped (everyone at the
     desk is here). Returns how many were checked in now."""
     require_organiser(user=user, event=event)
+    event = _locked(event)
     _not_over(event)
     return Entrant.objects.filter(event=event, dropped_after=None, checked_in=False).update(checked_in=True)
 
 
-@transaction.atomic
+@atomic_retrying
 def entrant_drop(*, user: Any, entrant: Entrant) -> Entrant:
     """A player drops out after the rounds published so far (they finish a round being played).
 
@@ -423,9 +455,9 @@ def entrant_drop(*, user: Any, entrant: Entrant) -> Entrant:
     over.
     """
     _own_or_organiser(user, entrant)
-    _not_over(entrant.event)
+    event, entrant = _locked_entrant(entrant)
+    _not_over(event)
     if entrant.dropped_after is None:
-        event = Event.objects.select_for_update().get(pk=entrant.event_id)
         completed = event.round_set.exclude(status=Round.Status.DRAFT).count()
         entrant.dropped_after = completed
         entrant.save(update_fields=["dropped_after"])
@@ -977,10 +1009,10 @@ def _finish_if_decided(event: Event) -> None:
         event.save(update_fields=["status"])
 
 
-@transaction.atomic
+@atomic_retrying
 def round_pair(*, event: Event, progress: Progress = _quiet) -> Round:
     """Create the next round as a draft. Idempotent: a draft that already exists is returned."""
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = _locked(event)
     draft = event.round_set.filter(status=Round.Status.DRAFT).first()
     if draft is not None:
         return draft
@@ -1216,12 +1248,13 @@ def round_as_plain(rnd: Round) -> PRound:
     return PRound(tuple(tables), tuple(byes))
 
 
-@transaction.atomic
+@atomic_retrying
 def round_swap(*, user: Any, rnd: Round, a: Entrant, b: Entrant) -> list[str]:
     """Swap two players in a draft round; returns the warnings (a repeat it creates, and so on)."""
     require_organiser(user=user, event=rnd.event)
+    rnd = _locked_round(rnd)
     if rnd.status != Round.Status.DRAFT:
-        raise ValidationError("Only a round that is not yet published can be changed.")
+        raise Conflict(f"Round {rnd.number} was published meanwhile: only a draft can be changed.")
     plain = round_as_plain(rnd)
     if a.pk not in plain.players or b.pk not in plain.players:
         raise ValidationError("Both players must be in this round.")
@@ -1238,11 +1271,23 @@ def round_swap(*, user: Any, rnd: Round, a: Entrant, b: Entrant) -> list[str]:
     return warnings
 
 
-@transaction.atomic
+def _locked_round(rnd: Round) -> Round:
+    """The round's event locked, then the round as it is now (its row locked too); refused in
+    words when the draft was discarded meanwhile."""
+    event = _locked(rnd.event)
+    current = Round.objects.select_for_update(no_key=True).filter(pk=rnd.pk).first()
+    if current is None:
+        raise Conflict(f"The draft of round {rnd.number} was discarded meanwhile: nothing was changed.")
+    current.event = event
+    return current
+
+
+@atomic_retrying
 def round_publish(*, user: Any, rnd: Round) -> Round:
     """Publish a draft (publishing twice changes nothing). A round in which nobody plays (every
     player left has a bye) is complete as soon as it is published."""
     require_organiser(user=user, event=rnd.event)
+    rnd = _locked_round(rnd)
     if rnd.status == Round.Status.DRAFT and rnd.event.format == Event.Format.SWISS:
         # Drops and entries re-pair the draft at once; a check-in made since it was paired does
         # not (the draft would change under the organiser's eyes at the desk): say so instead.
@@ -1274,11 +1319,12 @@ def round_publish(*, user: Any, rnd: Round) -> Round:
     return rnd
 
 
-@transaction.atomic
+@atomic_retrying
 def round_discard(*, user: Any, rnd: Round) -> None:
     require_organiser(user=user, event=rnd.event)
+    rnd = _locked_round(rnd)
     if rnd.status != Round.Status.DRAFT:
-        raise ValidationError("A published round cannot be discarded.")
+        raise Conflict(f"Round {rnd.number} is published: a published round cannot be discarded.")
     rnd.delete()
 
 
@@ -1304,10 +1350,11 @@ def round_pair_queue(*, event: Event, user: Any) -> Job:
 # --- results and standings -------------------------------------------------------------------
 
 
-@transaction.atomic
+@atomic_retrying
 def table_result_apply(*, result: Any) -> None:
-    """Copy a confirmed result's places and scores onto its table's seats."""
-    table = Table.objects.select_for_update().select_related("round__event").get(pk=result.table_id)
+    """Copy a confirmed result's places and scores onto its table's seats (the event's lock
+    first, then the table's: see ``core.locks``)."""
+    table = table_locked(result.table_id)
     lines = {line.player_id: line for line in result.lines.all()}
     seats = list(table.seats.select_related("entrant"))
     places = [lines[s.entrant.player_id].place for s in seats if s.entrant.player_id in lines]
@@ -1337,6 +1384,18 @@ def table_result_apply(*, result: Any) -> None:
         event.status = Event.Status.FINISHED
         event.save(update_fields=["status"])
     standings_apply(event=table.round.event, entrants=[s.entrant_id for s in seats])
+
+
+def table_locked(table_id: int) -> Table:
+    """A tournament table's row, locked after its event's (the order of ``core.locks``); its
+    round and event come with it."""
+    event_id = Table.objects.filter(pk=table_id).values_list("round__event_id", flat=True).first()
+    if event_id is None:
+        raise Conflict("This table's round was discarded meanwhile.")
+    event = lock_event(event_id)
+    table = Table.objects.select_for_update(no_key=True).select_related("round").get(pk=table_id)
+    table.round.event = event
+    return table
 
 
 def standings_apply(*, event: Event, entrants: Sequence[int]) -> int:
@@ -1369,14 +1428,14 @@ def standings_recompute_queue(*, event: Event, user: Any = None) -> Job:
     )
 
 
-@transaction.atomic
+@atomic_retrying
 def finish_event(*, user: Any, event: Event) -> Event:
     """The organiser ends the event by hand (every format also ends by itself with its last
     result). A draft round is discarded (nobody has seen it); a published round whose tables still
     wait for a result must have them first, or its games would be lost. Finishing twice changes
     nothing."""
     require_organiser(user=user, event=event)
-    event = Event.objects.select_for_update().get(pk=event.pk)
+    event = _locked(event)
     if event.status == Event.Status.FINISHED:
         return event
     waiting = (

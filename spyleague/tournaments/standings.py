@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 
 from games import game_info
 from pairing.standings import (
@@ -46,6 +46,7 @@ from pairing.standings import (
 )
 
 from ..core.jobs import job_lock
+from ..core.locks import atomic_retrying
 from .models import Entrant, Event, Round, Seat, Standing, Table
 
 
@@ -99,7 +100,7 @@ def _after_round(rounds: Iterable[tuple[int, int, str]]) -> int:
     return max((number for _, number, status in rounds if status == Round.Status.COMPLETE), default=0)
 
 
-@transaction.atomic
+@atomic_retrying
 def standings_store(*, event: Event, progress: Callable[[int, int, str], None] | None = None) -> int:
     """Compute the whole event's standings and write the rows that differ. Returns the row count."""
     from .services import _rounds_data, standings_compute
@@ -116,7 +117,7 @@ def standings_store(*, event: Event, progress: Callable[[int, int, str], None] |
     return len(rows)
 
 
-@transaction.atomic
+@atomic_retrying
 def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     """Bring the stored standings up to date after the results of ``entrants`` changed (their
     table's result was confirmed or corrected). Returns the number of rows written.

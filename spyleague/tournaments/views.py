@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import csv
 from typing import Any
 
 from django.contrib import messages
@@ -22,6 +21,7 @@ from ..core.inputs import Refused, finite_number, found, reasons, refused_page
 from ..core.words import ordinal
 from ..scores import services as results
 from ..scores.checks import Problem, sheet_extras
+from ..scores.forms import REASON_MAX, sheet_values
 from ..scores.models import Result
 from . import services
 from .forms import EventForm, LeagueForm
@@ -411,7 +411,7 @@ def entrant_add(request: HttpRequest, pk: int) -> HttpResponse:
         with transaction.atomic():  # everyone, or nobody when one cannot be registered
             _register(request, event, players)
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), event_detail, pk)
+        return refused_page(request, exc, event_detail, pk)
     return redirect(event)
 
 
@@ -433,7 +433,7 @@ def entrants_check_in_all(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         count = services.entrants_check_in_all(user=request.user, event=event)
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), event_detail, pk)
+        return refused_page(request, exc, event_detail, pk)
     messages.success(
         request,
         f"Checked in {count} player{'s' if count != 1 else ''}."
@@ -460,7 +460,7 @@ def entrant_update(request: HttpRequest, pk: int, entrant_id: int) -> HttpRespon
         else:
             raise Refused("Choose check_in, check_out or drop.")
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), event_detail, pk)
+        return refused_page(request, exc, event_detail, pk)
     return redirect(event)
 
 
@@ -475,7 +475,7 @@ def round_pair(request: HttpRequest, pk: int) -> HttpResponse:
             return HttpResponse(
                 format_html('<p class="errorlist nonfield" role="alert">{}</p>', reasons(exc)), status=400
             )
-        return refused_page(request, reasons(exc), event_detail, pk)
+        return refused_page(request, exc, event_detail, pk)
     if request.htmx:  # type: ignore[attr-defined]
         return render(request, "core/job.html", {"job": job, "reload": True})
     return redirect(event)
@@ -491,7 +491,7 @@ def event_finish(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         services.finish_event(user=request.user, event=event)
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), event_detail, pk)
+        return refused_page(request, exc, event_detail, pk)
     if not already:
         messages.success(request, f"{event.name} is finished: its standings are final.")
     return redirect(event)
@@ -523,7 +523,7 @@ def round_action(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         else:
             raise Refused("Choose publish, discard or swap.")
     except ValidationError as exc:
-        return refused_page(request, reasons(exc), event_detail, pk)
+        return refused_page(request, exc, event_detail, pk)
     return redirect(event)
 
 
@@ -547,8 +547,8 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
     seated = me is not None and any(s.entrant.player_id == me.pk for s in seats)
     scorer = has_club_role(user=request.user, club=event.club, role=Role.SCORER)
     extras = sheet_extras(event.game)
-    # Show what was typed (as typed), so a correction starts from the sheet as entered.
-    typed = extra.get("typed") or (result.data.get("typed", {}) if result else {})
+    # What was just typed, else the result as it stands now, so a correction starts from it.
+    typed = sheet_values(result, extra.get("typed"))
     rows = [
         {
             "seat": s,
@@ -616,6 +616,7 @@ def _sheet_context(request: HttpRequest, event: Event, table: Table, **extra: An
         "changes": changes,
         "history": history,
         "stopped": stopped,
+        "note_max": REASON_MAX,
         **extra,
     }
 
@@ -705,14 +706,18 @@ def table_sheet(request: HttpRequest, pk: int, table_id: int) -> HttpResponse:
                 )
                 messages.success(request, "Result entered. Another player at the table confirms it.")
             else:
-                results.result_correct(
-                    user=request.user,
-                    result=existing,
-                    entries=entries,
-                    note=request.POST.get("note", ""),
-                    data=data,
-                )
-                messages.success(request, "Result corrected; the change is in the history below.")
+                try:
+                    results.result_correct(
+                        user=request.user,
+                        result=existing,
+                        entries=entries,
+                        note=request.POST.get("note", ""),
+                        data=data,
+                    )
+                except results.NothingChanged as exc:
+                    messages.info(request, " ".join(exc.messages))  # and no history entry
+                else:
+                    messages.success(request, "Result corrected: the change and why are in the history.")
             if request.POST.get("confirm_now") and has_club_role(
                 user=request.user, club=event.club, role=Role.SCORER
             ):
@@ -771,10 +776,15 @@ def table_play_online(request: HttpRequest, pk: int, table_id: int) -> HttpRespo
 
 
 def export_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
+    """An event's entrants, pairings, results or standings as CSV, through the site's one CSV
+    writer (``core.csv_export``): names that would start a spreadsheet formula are written as
+    text; the numbers, a score of -5 among them, as numbers."""
+    from ..core.csv_export import csv_download
+
     event = get_object_or_404(Event, pk=pk)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{what}.csv"'
-    writer = csv.writer(response)
+    if what not in ("entrants", "pairings", "results", "standings"):
+        return HttpResponse("Choose entrants, pairings, results or standings.", status=404)
+    response, writer = csv_download(f"event-{event.pk}-{what}.csv")
     if what == "entrants":
         writer.writerow(["player", "rating", "checked_in", "joined_round", "dropped_after"])
         for e in entrants_get(event=event):
@@ -800,7 +810,18 @@ def export_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
                     )
     elif what == "standings":
         writer.writerow(
-            ["rank", "player", "points", "game_points", "opponents_average", "wins", "games", "byes"]
+            [
+                "rank",
+                "player",
+                "points",
+                "game_points",
+                "opponents_average",
+                "buchholz_cut1",
+                "sonneborn_berger",
+                "wins",
+                "games",
+                "byes",
+            ]
         )
         for row in standings_get(event=event):
             writer.writerow(
@@ -810,13 +831,13 @@ def export_csv(request: HttpRequest, pk: int, what: str) -> HttpResponse:
                     row.points,
                     row.game_points,
                     round(row.opponents_average, 3),
+                    None if row.buchholz_cut1 is None else round(row.buchholz_cut1, 3),
+                    None if row.sonneborn_berger is None else round(row.sonneborn_berger, 3),
                     row.wins,
                     row.games,
                     row.byes,
                 ]
             )
-    else:
-        return HttpResponse("Choose entrants, pairings, results or standings.", status=404)
     return response
 
 

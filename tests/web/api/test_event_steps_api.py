@@ -47,7 +47,7 @@ def test_a_published_round_is_public_and_cannot_be_discarded(
     assert api_client.get(url).json()["status"] == "published"
     api_client.force_authenticate(organiser)
     refused = api_client.delete(url)
-    assert refused.status_code == 400 and "cannot be discarded" in str(refused.json()["detail"])
+    assert refused.status_code == 409 and "cannot be discarded" in str(refused.json()["detail"])
     assert Round.objects.filter(event=event).count() == 1
 
 
@@ -68,6 +68,17 @@ def test_a_check_in_is_undone_by_the_player_or_an_organiser(
     api_client.force_authenticate(organiser)
     api_client.post(url)
     assert api_client.delete(url).json()["checked_in"] is False
+
+
+def test_a_player_who_dropped_out_is_not_checked_in_again(api_client: Any, club: Any, organiser: Any) -> None:
+    """The same rule as checking in a list: someone who dropped out plays no more rounds (409)."""
+    event = make_event(club, organiser, players=3)
+    entrant = Entrant.objects.filter(event=event).first()
+    services.entrant_drop(user=organiser, entrant=entrant)
+    api_client.force_authenticate(organiser)
+    refused = api_client.post(f"/api/events/{event.pk}/entrants/{entrant.pk}/check-in/")
+    assert refused.status_code == 409 and "dropped out of this event" in refused.json()["detail"]
+    assert Entrant.objects.get(pk=entrant.pk).checked_in is False
 
 
 def test_a_tables_result_reported_then_corrected_then_confirmed_with_its_history(

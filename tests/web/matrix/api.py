@@ -13,6 +13,7 @@ from typing import Any
 from tests.factories import PASSWORD
 
 from .cells import CLIENT_ERROR, Case, Data, everyone, row, same, without
+from .pages import import_token
 from .world import CELL_SCORES, World
 
 ANON = (401, 403)
@@ -37,12 +38,13 @@ def op(
     OPERATIONS.setdefault((method, path), []).append(case)
 
 
-def lines(table_attr: str) -> Callable[[World, str], dict[str, Any]]:
-    """A Black Spy result for the table's players in seat order."""
+def lines(table_attr: str, note: str = "") -> Callable[[World, str], dict[str, Any]]:
+    """A Black Spy result for the table's players in seat order (a correction says why: ``note``)."""
 
     def body(world: World, role: str) -> dict[str, Any]:
         players = world.table_players(getattr(world, table_attr))
-        return {"lines": [{"player": p.pk, "score": s} for p, s in zip(players, CELL_SCORES, strict=True)]}
+        out = {"lines": [{"player": p.pk, "score": s} for p, s in zip(players, CELL_SCORES, strict=True)]}
+        return out | ({"note": note} if note else {})
 
     return body
 
@@ -282,8 +284,66 @@ op(
     "/api/events/{id}/register/",
     "register oneself in the finished event",
     lambda w: {"id": w.finished.pk},
-    row(ANON, 400, 400, 400, 400, 400, 400),
+    row(ANON, 409, 409, 409, 409, 409, 409),  # its state says no: a conflict, not a malformed request
     body={},
+)
+SPRING = lambda w: {"id": w.spring.pk}
+op(
+    "POST",
+    "/api/events/{id}/entrants/register/",
+    "register club A's guests in the spring event, many at once",
+    SPRING,
+    row(ANON, 403, 403, 403, 403, 403, 200),
+    body=lambda w, role: {"players": [w.unentered_guest.pk, w.guests[5].pk], "check_in": True},
+)
+op(
+    "POST",
+    "/api/events/{id}/entrants/register/",
+    "register many in the finished event (over: a conflict, as one at a time)",
+    lambda w: {"id": w.finished.pk},
+    row(ANON, 403, 403, 403, 403, 403, 409),
+    body=lambda w, role: {"players": [w.unentered_guest.pk]},
+)
+op(
+    "POST",
+    "/api/events/{id}/entrants/check-in/",
+    "check in everyone in the running event",
+    OPEN,
+    row(ANON, 403, 403, 403, 403, 403, 200),
+)
+op(
+    "POST",
+    "/api/events/{id}/entrants/check-in/",
+    "check in a list with an entrant of another event (none is checked in)",
+    OPEN,
+    row(ANON, 403, 403, 403, 403, 403, 400),
+    body=lambda w, role: {
+        "entrants": [w.entrant(w.open, w.me("seated")).pk, w.entrant(w.cup, w.me("seated")).pk]
+    },
+)
+op(
+    "POST",
+    "/api/events/{id}/import/",
+    "preview an import into the spring event (nothing is written)",
+    SPRING,
+    row(ANON, 403, 403, 403, 403, 403, same(200)),
+    body={"csv": "name\nNell Newcomer\nGus Unentered\n"},
+)
+op(
+    "POST",
+    "/api/events/{id}/import/",
+    "preview an import into the finished event (over: a conflict)",
+    lambda w: {"id": w.finished.pk},
+    row(ANON, 403, 403, 403, 403, 403, 409),
+    body={"csv": "name\nNell Newcomer\n"},
+)
+op(
+    "POST",
+    "/api/events/{id}/import/confirm/",
+    "confirm the organiser's preview of an import into the spring event",
+    SPRING,
+    row(ANON, 403, 403, 403, 403, 403, 200),
+    body=lambda w, role: {"token": import_token(w, "spring")},
 )
 op("GET", "/api/events/{id}/rounds/", "the running event's rounds", OPEN, PUBLIC)
 NO_DRAFT = without(200, '"draft"')
@@ -438,7 +498,7 @@ op(
     "correct sue's unconfirmed result at sid's table (sid: refused, or told it is there)",
     lambda w: {"table_id": w.reported_table.pk},
     row(ANON, 403, 403, (403, 409), 200, 403, 200),
-    body=lines("reported_table"),
+    body=lines("reported_table", note="Recounted at the table"),
 )
 op(
     "POST",
@@ -454,7 +514,7 @@ op(
     "correct the finished event's confirmed result (sid: refused, or told it is there)",
     lambda w: {"table_id": w.finished_table.pk},
     row(ANON, 403, 403, (403, 409), 200, 403, 200),
-    body=lines("finished_table"),
+    body=lines("finished_table", note="Recounted at the table"),
 )
 
 # --- what the pages do, through the API (issue 14) ---------------------------------------------------
@@ -548,7 +608,7 @@ op(
     ROUND,
     "discard the running event's published round",
     lambda w: {"id": w.open.pk, "number": 1},
-    row(ANON, 403, 403, 403, 403, 403, 400),
+    row(ANON, 403, 403, 403, 403, 403, 409),
 )
 
 # A table's result as it stands, with its history: anyone reads it, but a draft's.
@@ -620,8 +680,8 @@ op(
 op(
     "POST",
     PADS,
-    "a pad in club A with two new guests (they join club A)",
-    expect=row(ANON, 403, 201, 201, 201, 403, 201),
+    "a pad in club A with two new guests (they join club A: its scorers and organisers add guests)",
+    expect=row(ANON, 403, 403, 403, 201, 403, 201),
     body=lambda w, role: {**pad_players(NEWCOMERS)(w, role), "club": "alpha-club"},
 )
 op(
@@ -653,7 +713,7 @@ op(
     "correct the first deal of the pad sue finished (its result is sue's to correct, or a scorer's)",
     lambda w: {"id": w.done_pad.pk, "number": 1},
     row(ANON, 403, 403, 403, 200, 403, 200),
-    body={"points": [25, 10, 20, 5]},
+    body={"points": [25, 10, 20, 5], "note": "Two players' points swapped"},
 )
 op(
     "POST",

@@ -83,6 +83,14 @@ def own_pad(
     return data
 
 
+def import_token(world: World, event: str) -> str:
+    """The token of club A's organiser's preview of a small file of players for ``event``."""
+    from spyleague.tournaments import imports
+
+    text = b"name\nNell Newcomer\nGus Unentered\n"
+    return imports.preview(user=world.users["organiser"], event=getattr(world, event), data=text).token
+
+
 PLACE = json.dumps({"type": "place", "pile": 1})
 EVENT_FORM = {
     "name": "Alpha Autumn",
@@ -124,6 +132,7 @@ def event_settings(event: str, **changes: Any) -> Callable[[World, str], dict[st
 # --- the site's own pages ---------------------------------------------------------------------
 # Columns of row(): anonymous, stranger, player, seated, scorer, other_organiser, organiser.
 page("", "home", GET=PUBLIC)
+page("favicon.ico", "the site's icon", GET=PUBLIC)
 page(
     "accounts/signup/",
     "sign up (logged in: sent home, nothing made)",
@@ -354,6 +363,38 @@ page(
     lambda w: {"pk": w.finished.pk},
     POST=row(LOGIN, 403, 403, 403, 403, 403, REFUSED),
 )
+IMPORT = "events/<id:pk>/import/"
+page(
+    IMPORT,
+    "import players into the spring event: the form, then the preview (which writes nothing)",
+    lambda w: {"pk": w.spring.pk},
+    GET=row(LOGIN, 403, 403, 403, 403, 403, 200),
+    POST=row(ANON, 403, 403, 403, 403, 403, same(200)),
+    post={"text": "name\nNell Newcomer\nGus Unentered\n"},
+)
+page(
+    IMPORT,
+    "import players into the finished event (it takes no entries)",
+    lambda w: {"pk": w.finished.pk},
+    GET=row(LOGIN, 403, 403, 403, 403, 403, 200),
+    POST=row(ANON, 403, 403, 403, 403, 403, REFUSED),
+    post={"text": "name\nNell Newcomer\n"},
+)
+page(
+    "events/<id:pk>/import/confirm/",
+    "confirm the organiser's preview of an import into the spring event",
+    lambda w: {"pk": w.spring.pk},
+    GET=POST_ONLY,
+    POST=row(ANON, 403, 403, 403, 403, 403, 302),
+    post=lambda w, role: {"token": import_token(w, "spring"), "check_in": "on"},
+)
+page(
+    "events/<id:pk>/import/confirm/",
+    "confirm a preview that cannot be read",
+    lambda w: {"pk": w.spring.pk},
+    POST=row(ANON, 403, 403, 403, 403, 403, REFUSED),
+    post={"token": "not-a-preview"},
+)
 page(
     "events/<id:pk>/entrants/<id:entrant_id>/",
     "check in sid's entry",
@@ -454,7 +495,7 @@ page(
     lambda w: {"pk": w.open.pk, "table_id": w.reported_table.pk},
     GET=PUBLIC,
     POST=row(ANON, 403, 403, 403, 302, 403, 302),
-    post=sheet(),
+    post=sheet() | {"note": "Recounted at the table"},
 )
 page(
     SHEET,
@@ -470,7 +511,7 @@ page(
     lambda w: {"pk": w.finished.pk, "table_id": w.finished_table.pk},
     GET=PUBLIC,
     POST=row(ANON, 403, 403, 403, 302, 403, 302),
-    post=sheet(),
+    post=sheet() | {"note": "Recounted at the table"},
 )
 CONFIRM = "events/<id:pk>/tables/<id:table_id>/confirm/"
 page(
@@ -661,8 +702,8 @@ page(
 )
 page(
     PAD_NEW,
-    "a pad in club A with two new guests (they join club A)",
-    POST=row(ANON, 403, 302, 302, 302, 403, 302),
+    "a pad in club A with two new guests (they join club A: its scorers and organisers add guests)",
+    POST=row(ANON, 403, 403, 403, 302, 403, 302),
     post=own_pad(in_club_a=True),
 )
 page(

@@ -198,6 +198,8 @@ class Play:
         return "late"
 
     def newcomer(self) -> str:
+        if Event.objects.get(pk=self.event.pk).status == Event.Status.FINISHED:
+            return "skip"  # a finished event takes no one (the service says so: a 409)
         self.newcomers += 1
         player = Player.objects.create(name=f"Late {self.newcomers} {self.rng.random()}", guest_of=self.club)
         Membership.objects.create(club=self.club, player=player, role=Role.PLAYER)
@@ -275,7 +277,10 @@ def test_a_new_result_is_applied_on_the_spot_and_a_correction_queues_one_recompu
     for result in first:
         players = [line.player for line in result.lines.order_by("position")]
         result_correct(
-            user=organiser, result=result, entries=[EntryLine(p, float(-i)) for i, p in enumerate(players)]
+            user=organiser,
+            result=result,
+            entries=[EntryLine(p, float(-i)) for i, p in enumerate(players)],
+            note="recounted",
         )
     assert jobs.filter(status=Job.Status.QUEUED).count() == 1
     state = RatingState.objects.get(game="spy-vs-spy")

@@ -147,6 +147,15 @@ def test_sonneborn_berger_and_buchholz_cut_1_rank_the_standings_and_are_shown(
     assert keys == sorted(keys)
     page = client.get(reverse("tournaments:event", args=[event.pk])).content.decode()
     assert 'title="Sonneborn-Berger">SB</th>' in page and 'title="Buchholz cut 1">BH-1</th>' in page
+    exported = list(
+        csv.DictReader(
+            io.StringIO(
+                client.get(reverse("tournaments:export", args=[event.pk, "standings"])).content.decode()
+            )
+        )
+    )
+    assert float(exported[0]["sonneborn_berger"]) == pytest.approx(rows[0].sonneborn_berger, abs=1e-3)
+    assert float(exported[0]["buchholz_cut1"]) == pytest.approx(rows[0].buchholz_cut1, abs=1e-3)
     body = api_client.get(f"/api/events/{event.pk}/standings/").json()
     first = body["results"][0]
     assert first["sonneborn_berger"] == rows[0].sonneborn_berger
