@@ -323,3 +323,41 @@ def test_a_correction_waits_for_the_confirmation_and_overrides_it(club: Any, org
         "confirmed",
         "overridden",
     ]
+
+
+def test_a_standings_job_and_a_confirmation_at_once(club: Any, organiser: Any) -> None:
+    """The job holds the standings lock and writes every row; the confirmation waits for it and
+    then applies its table: both finish, and the rows are what a full recompute gives."""
+    from spyleague.scores.services import result_confirm
+    from spyleague.tournaments.models import Standing
+
+    event = make_event(club, organiser, players=8, game="mister-spy", size=4)
+    one, _ = _entered(event, organiser)
+    Standing.objects.filter(event=event).delete()  # the job inserts every row (referring to the event)
+    first, second = race(
+        lambda: services.standings_recompute(event=event),
+        lambda: result_confirm(user=organiser, result=one),
+    )
+    assert first.error is None and second.error is None, (first.error, second.error)
+    stored = dict(Standing.objects.filter(event=event).values_list("entrant_id", "points"))
+    assert stored == {r.player: r.points for r in services.standings_compute(event)}
+
+
+def test_a_settings_change_and_a_confirmation_at_once(club: Any, organiser: Any) -> None:
+    """A change of tiebreaks re-ranks the standings under the event's lock while a confirmation
+    writes them: whichever comes first, the other waits, and both finish."""
+    from spyleague.scores.services import result_confirm
+
+    event = make_event(club, organiser, players=8, game="mister-spy", size=4)
+    one, two = _entered(event, organiser)
+    first, second = race(
+        lambda: result_confirm(user=organiser, result=one),
+        lambda: services.event_update(user=organiser, event=event, tiebreaks=["tournament_points", "wins"]),
+    )
+    assert first.error is None and second.error is None, (first.error, second.error)
+    first, second = race(
+        lambda: services.event_update(user=organiser, event=event, tiebreaks=["tournament_points"]),
+        lambda: result_confirm(user=organiser, result=two),
+    )
+    assert first.error is None and second.error is None, (first.error, second.error)
+    assert Round.objects.get(event=event).status == Round.Status.COMPLETE
