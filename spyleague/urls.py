@@ -1,8 +1,11 @@
+import functools
+from pathlib import Path
+
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.staticfiles import finders
-from django.http import FileResponse, Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import include, path
 from django.views.decorators.cache import cache_control
 from django.views.decorators.csp import csp_override
@@ -11,13 +14,21 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from .core import views as core
 
 
-@cache_control(max_age=7 * 24 * 3600, public=True)
-def favicon(request: HttpRequest) -> FileResponse:
-    """The site's icon where browsers and feed readers look for it, beside the pages' own link."""
+@functools.cache
+def _icon() -> bytes | None:
     found = finders.find("img/favicon.ico")
-    if not isinstance(found, str):
+    return Path(found).read_bytes() if isinstance(found, str) else None
+
+
+@cache_control(max_age=7 * 24 * 3600, public=True)
+def favicon(request: HttpRequest) -> HttpResponse:
+    """The site's icon where browsers and feed readers look for it, beside the pages' own link: a
+    few kilobytes, read once and answered whole (a file response would be read by a thread under
+    ASGI, with a warning, as the static files' middleware explains)."""
+    icon = _icon()
+    if icon is None:
         raise Http404("The site has no icon.")
-    return FileResponse(open(found, "rb"), content_type="image/x-icon")  # (the response closes it)
+    return HttpResponse(icon, content_type="image/x-icon")
 
 
 urlpatterns = [

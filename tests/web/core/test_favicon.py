@@ -14,7 +14,7 @@ def test_favicon_ico_is_the_sites_icon(client: Any, db: Any) -> None:
     response = client.get("/favicon.ico")
     assert response.status_code == 200
     assert response["Content-Type"] == "image/x-icon"
-    body = b"".join(response.streaming_content)
+    body = response.content
     assert body == (Path(settings.BASE_DIR) / "static" / "img" / "favicon.ico").read_bytes()
     assert body[:4] == b"\x00\x00\x01\x00"  # an icon file (type 1), not a page
     count = int.from_bytes(body[4:6], "little")
