@@ -59,7 +59,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import fsum
-from typing import Literal
+from typing import Literal, get_args
 
 from .tables import MAX_TABLE, MIN_TABLE
 
@@ -96,15 +96,7 @@ Tiebreak = Literal[
     "buchholz_cut1",
     "sonneborn_berger",
 ]
-TIEBREAKS: tuple[Tiebreak, ...] = (
-    "tournament_points",
-    "game_points",
-    "opponents_average",
-    "wins",
-    "head_to_head",
-    "buchholz_cut1",
-    "sonneborn_berger",
-)
+TIEBREAKS: tuple[Tiebreak, ...] = get_args(Tiebreak)
 
 
 def _default_points(size: int) -> tuple[float, ...]:

@@ -269,6 +269,16 @@ class CheckedInManySerializer(serializers.Serializer[Any]):
     checked_in = serializers.IntegerField(help_text="How many were checked in now (the others were already).")
 
 
+def _many(field: str, fn: Any, **kwargs: Any) -> Any:
+    """Call a service that acts on a list; its refusal item by item is answered under ``field``."""
+    try:
+        return service_call(fn, **kwargs)
+    except ValidationError as exc:
+        if isinstance(exc.__cause__, DjangoValidationError):
+            raise _many_refused(exc.__cause__, field) from exc
+        raise
+
+
 @extend_schema(
     operation_id="events_entrants_register_many",
     summary="Register many players at once (organisers)",
@@ -286,18 +296,14 @@ def entrants_register(request: Request, pk: int) -> Response:
     event = _event(pk)
     body = RegisterManySerializer(data=request.data)
     body.is_valid(raise_exception=True)
-    try:
-        done = service_call(
-            entrants_register_many,
-            user=request.user,
-            event=event,
-            player_ids=body.validated_data["players"],
-            check_in=body.validated_data["check_in"],
-        )
-    except ValidationError as exc:
-        if isinstance(exc.__cause__, DjangoValidationError):
-            raise _many_refused(exc.__cause__, "players") from exc
-        raise
+    done = _many(
+        "players",
+        entrants_register_many,
+        user=request.user,
+        event=event,
+        player_ids=body.validated_data["players"],
+        check_in=body.validated_data["check_in"],
+    )
     data = {
         "registered": len(done.created),
         "checked_in": done.checked_in,
@@ -322,15 +328,11 @@ def entrants_check_in(request: Request, pk: int) -> Response:
     event = _event(pk)
     body = CheckInManySerializer(data=request.data)
     body.is_valid(raise_exception=True)
-    try:
-        count = service_call(
-            entrants_check_in_many,
-            user=request.user,
-            event=event,
-            entrant_ids=body.validated_data.get("entrants"),
-        )
-    except ValidationError as exc:
-        if isinstance(exc.__cause__, DjangoValidationError):
-            raise _many_refused(exc.__cause__, "entrants") from exc
-        raise
+    count = _many(
+        "entrants",
+        entrants_check_in_many,
+        user=request.user,
+        event=event,
+        entrant_ids=body.validated_data.get("entrants"),
+    )
     return Response(CheckedInManySerializer({"checked_in": count}).data)

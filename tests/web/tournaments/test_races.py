@@ -152,28 +152,25 @@ def test_publish_twice_at_once_publishes_once(club: Any, organiser: Any) -> None
     assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
 
 
-def test_discard_then_swap_in_the_draft(club: Any, organiser: Any) -> None:
+@pytest.mark.parametrize(
+    ("first", "words"),
+    [
+        (services.round_discard, "was discarded meanwhile"),
+        (services.round_publish, "was published meanwhile"),
+    ],
+)
+def test_a_swap_in_the_draft_while_it_is_discarded_or_published(
+    club: Any, organiser: Any, first: Callable[..., Any], words: str
+) -> None:
     _event, draft = _draft(club, organiser)
     first_table, second_table = list(draft.tables.all())[:2]
     a = first_table.seats.select_related("entrant").first().entrant
     b = second_table.seats.select_related("entrant").first().entrant
     _, two = race(
-        lambda: services.round_discard(user=organiser, rnd=draft),
+        lambda: first(user=organiser, rnd=draft),
         lambda: services.round_swap(user=organiser, rnd=draft, a=a, b=b),
     )
-    refused(two, "was discarded meanwhile")
-
-
-def test_publish_then_swap_in_the_draft(club: Any, organiser: Any) -> None:
-    _event, draft = _draft(club, organiser)
-    first_table, second_table = list(draft.tables.all())[:2]
-    a = first_table.seats.select_related("entrant").first().entrant
-    b = second_table.seats.select_related("entrant").first().entrant
-    _, two = race(
-        lambda: services.round_publish(user=organiser, rnd=draft),
-        lambda: services.round_swap(user=organiser, rnd=draft, a=a, b=b),
-    )
-    refused(two, "was published meanwhile")
+    refused(two, words)
 
 
 def test_pairing_twice_at_once_makes_one_draft(club: Any, organiser: Any) -> None:
