@@ -83,6 +83,7 @@ def child_env(database: str, tmp: Path, postgres: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "CELERY_BROKER_URL"}}
     env["DJANGO_SETTINGS_MODULE"] = "spyleague.settings"
     env["DJANGO_DEBUG"] = "1"  # as the other benchmarks run the site (static files unbuilt)
+    env["SPYLEAGUE_QUOTA_CLUBS"] = "1000"  # the small events each have a club of their own
     if database == "postgres":
         env["DATABASE_URL"] = postgres
     else:
@@ -226,20 +227,40 @@ def reported_tables(event: Any) -> list[int]:
 # --- the timed parts -------------------------------------------------------------------------------
 
 
+def _database_cpu() -> float:
+    """CPU seconds the database server's process of this connection has used (PostgreSQL on this
+    machine: read from /proc), or 0 where that cannot be read (SQLite runs in this process)."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return 0.0
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def time_confirms(client: Any, big: Any, smalls: list[Any], count: int, rng: random.Random) -> dict[str, Any]:
     """Alternate confirmations in the large event and the small ones (a small event has only a
-    few tables a round, so several of the same size are used); times in milliseconds."""
+    few tables a round, so several of the same size are used): each one's time, and its CPU in
+    this process (the site's code) and in the database server's process, in milliseconds."""
     big_tables = [(big, t) for t in reported_tables(big)]
     small_tables = [(event, t) for event in smalls for t in reported_tables(event)]
     rng.shuffle(big_tables)
     rng.shuffle(small_tables)
     count = min(count, len(big_tables), len(small_tables))
-    times: dict[str, list[float]] = {"big": [], "small": []}
+    times: dict[str, list[float]] = {"big": [], "small": [], "big_cpu": [], "small_cpu": []}
     for i in range(count):
         for which, (event, table) in (("big", big_tables[i]), ("small", small_tables[i])):
+            cpu, db = time.process_time(), _database_cpu()
             start = time.perf_counter()
             response = client.post(f"/events/{event.pk}/tables/{table}/confirm/")
             times[which].append((time.perf_counter() - start) * 1000)
+            times[f"{which}_cpu"].append((time.process_time() - cpu + _database_cpu() - db) * 1000)
             if response.status_code != 302:
                 raise SystemExit(f"confirming table {table} answered {response.status_code}")
     return times
@@ -251,6 +272,7 @@ def rest_of_round(client: Any, event: Any) -> dict[str, Any]:
     from spyleague.core.models import Job
     from spyleague.tournaments.models import Standing
     from spyleague.tournaments.services import standings_compute
+    from spyleague.tournaments.standings import standings_ranked
 
     tables = reported_tables(event)
     start = time.perf_counter()
@@ -260,13 +282,63 @@ def rest_of_round(client: Any, event: Any) -> dict[str, Any]:
     took = time.perf_counter() - start
     stored = {
         row[0]: row[1:]
-        for row in Standing.objects.filter(event=event).values_list(
-            "entrant_id", "rank", "points", "opponents_average"
-        )
+        for row in standings_ranked(event).values_list("entrant_id", "place", "points", "opponents_average")
     }
     computed = {r.player: (r.rank, r.points, r.opponents_average) for r in standings_compute(event)}
+    assert Standing.objects.filter(event=event).count() == len(computed)
     jobs = dict(Counter(Job.objects.values_list("status", flat=True)))
     return {"tables": len(tables), "seconds": took, "exact": stored == computed, "jobs": jobs}
+
+
+def side_by_side(organiser: Any, event: Any, count: int, scorers: int) -> dict[str, Any]:
+    """Confirmations of different tables of one event, ``count`` one after another by one scorer,
+    then ``scorers`` x ``count`` by that many scorers at once (a thread and a connection each):
+    the confirmations a second of each, and how much longer one took when others ran beside it."""
+    import threading
+
+    from django.db import connection
+    from django.test import Client
+
+    tables = reported_tables(event)
+    if len(tables) < count * (scorers + 1):
+        raise SystemExit(f"side by side: {len(tables)} tables waiting, {count * (scorers + 1)} needed")
+
+    def confirm(chunk: list[int], times: list[float]) -> None:
+        client = Client()
+        client.force_login(organiser)
+        try:
+            for table in chunk:
+                start = time.perf_counter()
+                if client.post(f"/events/{event.pk}/tables/{table}/confirm/").status_code != 302:
+                    raise SystemExit(f"confirming table {table} failed")
+                times.append((time.perf_counter() - start) * 1000)
+        finally:
+            connection.close()
+
+    alone: list[float] = []
+    start = time.perf_counter()
+    confirm(tables[:count], alone)
+    alone_wall = time.perf_counter() - start
+    together: list[list[float]] = [[] for _ in range(scorers)]
+    chunks = [tables[count * (n + 1) : count * (n + 2)] for n in range(scorers)]
+    threads = [threading.Thread(target=confirm, args=(chunks[n], together[n])) for n in range(scorers)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - start
+    done = sum(len(t) for t in together)
+    if done != count * scorers:
+        raise SystemExit("side by side: a scorer's confirmations did not all finish")
+    return {
+        "count": count,
+        "scorers": scorers,
+        "alone_rate": count / alone_wall,
+        "together_rate": done / wall,
+        "alone_median": statistics.median(alone),
+        "together_median": statistics.median([t for ts in together for t in ts]),
+    }
 
 
 def time_page(client: Any, url: str, repeat: int) -> dict[str, Any]:
@@ -415,47 +487,45 @@ def child(database: str, args: argparse.Namespace) -> dict[str, Any]:
     rng = random.Random(14)
     organiser = get_user_model().objects.create_user(username="olivia", password="x" * 12)
     club = club_create(user=organiser, name="Benchmark Club")
-    start = time.perf_counter()
-    big = build_event(
-        club,
-        organiser,
-        name="Big Open",
-        players=args.players,
-        rounds_played=4,
-        rng=rng,
-        played_from=T0,
-        plays=True,
-    )
-    per_event = args.small // 4
-    smalls = [
-        build_event(
-            # Each event in a club of its own, so that no event's page lists another's players
-            # among the members an organiser may still register.
-            club_create(user=organiser, name=f"Small Club {n}"),
-            organiser,
-            name=f"Small Open {n}",
-            players=args.small,
-            rounds_played=4,
-            rng=rng,
-            played_from=T0 + timedelta(days=1 + n),
-        )
-        for n in range(-(-args.confirms // per_event) + 1)
-    ]
-    small = smalls[-1]  # the pages' baseline: a small event still running (one result confirmed)
-    settle([big, *smalls])
-    built = time.perf_counter() - start
-    figures: dict[str, Any] = {
-        "database": database,
-        "built": built,
-        "players": args.players,
-        "small": args.small,
-    }
+    figures: dict[str, Any] = {"database": database, "players": args.players, "small": args.small}
     client = Client()
     anonymous = Client()
     client.force_login(organiser)
-    # Warm up: one confirmation in each (imports, template loading), then the timed ones.
-    time_confirms(client, big, smalls[-1:], 1, rng)
-    figures["confirm"] = time_confirms(client, big, smalls[:-1], args.confirms, rng)
+    rounds_played = [int(r) for r in str(args.rounds_played).split(",")]
+    figures["confirm"] = {}
+    for played in rounds_played:
+        start = time.perf_counter()
+        big = build_event(
+            club,
+            organiser,
+            name=f"Big Open {played}",
+            players=args.players,
+            rounds_played=played,
+            rng=rng,
+            played_from=T0 + timedelta(days=100 * played),
+            plays=True,
+        )
+        per_event = args.small // 4
+        smalls = [
+            build_event(
+                # Each event in a club of its own, so that no event's page lists another's players
+                # among the members an organiser may still register.
+                club_create(user=organiser, name=f"Small Club {played}.{n}"),
+                organiser,
+                name=f"Small Open {played}.{n}",
+                players=args.small,
+                rounds_played=played,
+                rng=rng,
+                played_from=T0 + timedelta(days=100 * played + 1 + n),
+            )
+            for n in range(-(-args.confirms // per_event) + 1)
+        ]
+        small = smalls[-1]  # the pages' baseline: a small event still running (one result confirmed)
+        settle([big, *smalls])
+        figures["built"] = time.perf_counter() - start
+        # Warm up: one confirmation in each (imports, template loading), then the timed ones.
+        time_confirms(client, big, smalls[-1:], 1, rng)
+        figures["confirm"][str(played + 1)] = time_confirms(client, big, smalls[:-1], args.confirms, rng)
     for who, c in (("anonymous", anonymous), ("organiser", client)):
         for which, event in (("big", big), ("small", small)):
             time_page(c, f"/events/{event.pk}/", 1)
@@ -463,6 +533,8 @@ def child(database: str, args: argparse.Namespace) -> dict[str, Any]:
     for which, event in (("big", big), ("small", small)):
         time_page(anonymous, f"/events/{event.pk}/screen/", 1)
         figures[f"screen_{which}"] = time_page(anonymous, f"/events/{event.pk}/screen/", args.page_repeat)
+    if database == "postgres" and args.side_by_side:
+        figures["side"] = side_by_side(organiser, big, args.side_by_side, scorers=2)
     if args.whole_round:
         figures["round"] = rest_of_round(client, big)
     if database == "postgres" and args.results:
@@ -477,17 +549,34 @@ def report(all_figures: list[dict[str, Any]]) -> None:
     print(f"\nLoad average at the end: {os.getloadavg()[0]:.1f} (2 cores, shared)")
     for f in all_figures:
         name = {"sqlite": "SQLite", "postgres": "PostgreSQL"}[f["database"]]
-        big, small = f["confirm"]["big"], f["confirm"]["small"]
-        mb, ms = statistics.median(big), statistics.median(small)
-        print(f"\n{name}: confirming a result (ms per request, {len(big)} in each event, alternating)")
-        print(f"  {'event':<22}{'median':>9}{'mean':>9}{'p90':>9}{'max':>9}")
-        for label, values in ((f"{f['players']} players", big), (f"{f['small']} players (baseline)", small)):
-            p90 = sorted(values)[max(0, int(len(values) * 0.9) - 1)]
+        for number, confirm in f["confirm"].items():
+            big, small = confirm["big"], confirm["small"]
+            mb, ms = statistics.median(big), statistics.median(small)
+            cb, cs = statistics.median(confirm["big_cpu"]), statistics.median(confirm["small_cpu"])
             print(
-                f"  {label:<22}{statistics.median(values):>9.1f}{statistics.mean(values):>9.1f}"
-                f"{p90:>9.1f}{max(values):>9.1f}"
+                f"\n{name}: confirming a result in round {number} (ms per request, {len(big)} in each "
+                "event, alternating; CPU: this process and the database server's)"
             )
-        print(f"  ratio of medians: {mb / ms:.2f}x (goal: at most 2x)")
+            print(f"  {'event':<22}{'median':>9}{'mean':>9}{'p90':>9}{'max':>9}{'CPU median':>12}")
+            for label, values, cpu in (
+                (f"{f['players']} players", big, cb),
+                (f"{f['small']} players (baseline)", small, cs),
+            ):
+                p90 = sorted(values)[max(0, int(len(values) * 0.9) - 1)]
+                print(
+                    f"  {label:<22}{statistics.median(values):>9.1f}{statistics.mean(values):>9.1f}"
+                    f"{p90:>9.1f}{max(values):>9.1f}{cpu:>12.1f}"
+                )
+            print(f"  ratio of medians: time {mb / ms:.2f}x, CPU {cb / cs:.2f}x (goal: CPU at most 1.3x)")
+        if "side" in f:
+            side = f["side"]
+            print(
+                f"  side by side (tables of the {f['players']}-player event): one scorer "
+                f"{side['alone_rate']:.1f} confirmations a second (median {side['alone_median']:.1f} ms); "
+                f"{side['scorers']} scorers at once {side['together_rate']:.1f} a second "
+                f"(median {side['together_median']:.1f} ms): "
+                f"{side['together_rate'] / side['alone_rate']:.2f}x the work done in the same time"
+            )
         if "round" in f:
             r = f["round"]
             print(
@@ -549,6 +638,17 @@ def main() -> None:
     parser.add_argument("--confirms", type=int, default=30, help="confirmations timed in each event")
     parser.add_argument("--page-repeat", type=int, default=7)
     parser.add_argument(
+        "--side-by-side",
+        type=int,
+        default=20,
+        help="confirmations per scorer, one scorer then two at once (PostgreSQL; 0: not measured)",
+    )
+    parser.add_argument(
+        "--rounds-played",
+        default="0,4",
+        help="comma-separated: confirm in the round after this many complete ones (0: round 1)",
+    )
+    parser.add_argument(
         "--results", type=int, default=100_000, help="results of the full recompute (0: skip)"
     )
     parser.add_argument("--rated-players", type=int, default=5_000)
@@ -564,6 +664,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.players, args.confirms, args.page_repeat, args.results = 200, 5, 2, 5_000
+        args.side_by_side = min(args.side_by_side, 3)
     if args.child:
         figures = child(args.child, args)
         print("FIGURES " + json.dumps(figures))

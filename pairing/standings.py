@@ -56,6 +56,7 @@ are :func:`math.fsum`, which does not depend on the order of what it adds.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import fsum
@@ -78,8 +79,10 @@ __all__ = [
     "balanced_points",
     "balanced_scheme",
     "compute_standings",
+    "head_to_head",
     "opponent_figures",
     "own_figures",
+    "prefix_key",
     "rank_figures",
     "round_average",
     "shown_tiebreaks",
@@ -206,6 +209,12 @@ def balanced_scheme(table_size: int, points: Sequence[float] | None = None) -> P
     that pay a seat the same on average. A draw at 2 seats scores 1 each only where 2 is the
     event's own table size with its default points (elsewhere tied players share, as at
     every other size)."""
+    return _balanced_scheme(table_size, None if points is None else tuple(float(p) for p in points))
+
+
+@functools.lru_cache(maxsize=256)
+def _balanced_scheme(table_size: int, points: tuple[float, ...] | None) -> PointsScheme:
+    """``balanced_scheme``, worked out once for each size and points (a scheme is not changed)."""
     base = tuple(float(p) for p in points) if points else DEFAULT_POINTS[table_size]
     if len(base) != table_size:
         raise ValueError(f"the points for tables of {table_size} must list {table_size} places")
@@ -246,6 +255,7 @@ class StandingsRow:
     tiebreaks: tuple[tuple[Tiebreak, float], ...]
     sonneborn_berger: float = 0.0
     buchholz_cut1: float = 0.0
+    head_to_head: float | None = None  # None: not among the tiebreaks
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,12 +403,9 @@ def rank_figures(
         met = against(tied) if tied else {}
         h2h: dict[int, float] = {}
         for group in groups.values():
-            if len(group) == 1:
-                h2h[group[0]] = 0.0  # nobody to meet
-                continue
+            members = set(group)
             for p in group:
-                mine = met.get(p, {})
-                h2h[p] = float(sum(sum(mine.get(o, ())) for o in group if o != p))
+                h2h[p] = head_to_head(p, met.get(p, {}), members) if len(group) > 1 else 0.0
         values["head_to_head"] = h2h
         rounded["head_to_head"] = {p: round(v, 9) for p, v in h2h.items()}
     key = {p: tuple(-rounded[tb][p] for tb in tiebreaks) for p in players}
@@ -410,6 +417,19 @@ def rank_figures(
             position = index + 1
         ranks[p] = position
     return ranks, values, rounded
+
+
+def prefix_key(figures: Figures, tiebreaks: Sequence[Tiebreak], lowest_wins: bool) -> tuple[float, ...]:
+    """A player's values of the tiebreaks before head to head, rounded as they are compared: the
+    players with the same key are the group head to head is counted in."""
+    before = tiebreaks[: tiebreaks.index("head_to_head")] if "head_to_head" in tiebreaks else tiebreaks
+    return tuple(round(tiebreak_value(figures, tb, lowest_wins), 9) for tb in before)
+
+
+def head_to_head(player: int, outcomes: Mapping[int, Sequence[int]], group: Collection[int]) -> float:
+    """The head-to-head value of ``player`` among ``group`` (the players tied with them before it):
+    their outcomes (+1, -1, 0 each meeting) against every opponent in the group."""
+    return float(sum(sum(found) for other, found in outcomes.items() if other != player and other in group))
 
 
 def shown_tiebreaks(
@@ -481,6 +501,7 @@ def compute_standings(
                 tiebreaks=shown_tiebreaks(p, tiebreaks, values, lowest_wins),
                 sonneborn_berger=f.sonneborn_berger,
                 buchholz_cut1=f.buchholz_cut1,
+                head_to_head=values["head_to_head"][p] if "head_to_head" in values else None,
             )
         )
     return tuple(rows)

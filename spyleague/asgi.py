@@ -7,10 +7,13 @@ form could post one without the CSRF token), and its user is the session's.
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
-django_application = get_asgi_application()  # sets Django up before the consumers are imported
+
+from spyleague.core.threads import application as django_http
+
+# Django's ASGI handler, each request's thread lent from a pool (see spyleague.core.threads);
+# sets Django up before the consumers are imported.
+django_application = django_http()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

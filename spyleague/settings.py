@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",  # the policy: SECURE_CSP below
     "spyleague.core.middleware.StaticFiles",  # WhiteNoise, streaming its files under ASGI
+    "spyleague.core.middleware.DatabaseUnavailable",  # a 503 that needs no database: see its docstring
     "spyleague.core.middleware.BadInput",  # before anything reads the request: see its docstring
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -111,9 +112,18 @@ DATABASE_URL = os.environ.get("DATABASE_URL", "")
 # ASGI every request runs in a thread of its own, so persistent connections would pile up one
 # per thread, and a fresh connection per request costs the server a backend each time. A request
 # borrows a connection and gives it back when it ends; when all of a process's connections are
-# out, it waits for one (at most DATABASE_POOL_TIMEOUT seconds) instead of failing. Keep
-# processes x DATABASE_POOL_MAX_SIZE below the server's max_connections. DATABASE_POOL=0 turns
-# the pool off (then DATABASE_CONN_MAX_AGE keeps connections open that long).
+# out, it waits for one, DATABASE_POOL_TIMEOUT seconds at most (3: a busy moment passes), and is
+# then answered 503 with Retry-After ("busy, try again"), never left hanging. Keep processes x
+# DATABASE_POOL_MAX_SIZE below the server's max_connections. DATABASE_POOL=0 turns the pool off
+# (then DATABASE_CONN_MAX_AGE keeps connections open that long).
+#
+# When the database goes away (stopped, restarting, its network gone), the site's backend
+# (spyleague.core.database) answers every request 503 at once instead of waiting for the pool,
+# tries a fresh connection every half second, and serves again as soon as one is made: see
+# README, "When the database goes away". A connection attempt gives up after DATABASE_CONNECT_TIMEOUT
+# seconds (2, libpq's least); the pool gives up retrying a lost connection after a few seconds
+# (reconnect_timeout) and makes new ones as requests ask, rather than retrying with ever longer
+# pauses (psycopg's default keeps at it for 5 minutes, waiting up to a minute between tries).
 DATABASE_POOL = env_bool("DATABASE_POOL", True)
 if DATABASE_URL:
     DATABASES = {
@@ -123,16 +133,23 @@ if DATABASE_URL:
             conn_health_checks=True,
         )
     }
-    if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "spyleague.core.database"
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2"))
+        )
+    if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "spyleague.core.database":
         if int(os.environ.get("DATABASE_CONN_MAX_AGE") or "0"):
             raise RuntimeError(
                 "DATABASE_CONN_MAX_AGE must be 0 or unset while the connection pool is on; "
                 "set DATABASE_POOL=0 to keep persistent connections instead."
             )
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        DATABASES["default"]["OPTIONS"]["pool"] = {
             "min_size": int(os.environ.get("DATABASE_POOL_MIN_SIZE", "2")),
             "max_size": int(os.environ.get("DATABASE_POOL_MAX_SIZE", "10")),
-            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "20")),
+            "timeout": float(os.environ.get("DATABASE_POOL_TIMEOUT", "3")),
+            "reconnect_timeout": 2.0,
+            "check": None,  # spyleague.core.database checks each connection it takes, and acts
         }
     if os.environ.get("DATABASE_TEST_NAME"):
         # The tests and a live Celery worker share one database (.ci/run).
@@ -336,13 +353,26 @@ if REDIS_URL:
     from redis.retry import Retry
 
     CACHES["throttle"] = {
-        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "BACKEND": "spyleague.core.cache.RedisCache",  # Django's, one pool of connections a process
         "LOCATION": REDIS_URL,
         "KEY_PREFIX": f"{REDIS_PREFIX}:throttle",
         # No retries: a request waits on the count half a second at most (queue.within_deadline),
         # and a Redis that did not answer is left alone for a while; the request goes through.
         "OPTIONS": {"socket_connect_timeout": 1.0, "socket_timeout": 1.0, "retry": Retry(NoBackoff(), 0)},
     }
+    # The pages' rendered parts and their version numbers (spyleague.core.cache), shared by every
+    # web process. A Redis that is away or slow costs a page half a second once, then is left
+    # alone for a few seconds: the pages are rendered for each reader meanwhile.
+    CACHES["default"] = {
+        "BACKEND": "spyleague.core.cache.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"{REDIS_PREFIX}:cache",
+        "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "retry": Retry(NoBackoff(), 0)},
+    }
+# Whether the heavy parts of the pages many read (an event's standings, tables and entrants) are
+# kept rendered (spyleague.core.cache): by default where the cache is shared (Redis). Without it
+# each process would keep versions of its own, which another process's writes do not move.
+SPYLEAGUE_PAGE_CACHE = env_bool("SPYLEAGUE_PAGE_CACHE", bool(REDIS_URL))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -55,6 +55,26 @@ def throttles_out_of_the_way() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def page_cache_in_memory() -> Iterator[None]:
+    """The pages' cache (spyleague.core.cache) in this process's memory even where the site's
+    Redis is configured (CI), for the reason above; cleared before each test."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    local = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "page-tests"}
+    with override_settings(CACHES={**settings.CACHES, "default": local}):
+        yield
+
+
+@pytest.fixture(autouse=True)
+def page_cache_cleared() -> Iterator[None]:
+    from django.core.cache import caches
+
+    caches["default"].clear()
+    yield
+
+
 @pytest.fixture(autouse=True)
 def throttle_counts_cleared() -> Iterator[None]:
     """Each test counts from zero: what one test sent never throttles the next."""

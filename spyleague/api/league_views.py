@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from ..core.inputs import IdConverter
 from ..tournaments import services as event_services
 from ..tournaments.models import League
-from ..tournaments.selectors import league_table
+from ..tournaments.selectors import league_line, league_table_rows
 from .errors import error_responses
 from .serializers import LeagueLineSerializer, LeagueSerializer
 from .views import as_drf, paged
@@ -63,4 +63,5 @@ class LeagueViewSet(
     )
     @action(detail=True, methods=["get"])
     def table(self, request: Request, pk: str) -> Response:
-        return paged(self, league_table(league=self.get_object()), LeagueLineSerializer)
+        rows = league_table_rows(league=self.get_object())
+        return paged(self, rows, LeagueLineSerializer, each=league_line)

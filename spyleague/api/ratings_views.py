@@ -13,7 +13,7 @@ from games import games
 
 from ..clubs.models import Player
 from ..core.inputs import row_id
-from ..ratings.selectors import leaderboard, rating_history
+from ..ratings.selectors import history_point, leader_lines, leaderboard_rows, rating_history_rows
 from .errors import error_responses
 from .views import paged
 
@@ -43,12 +43,12 @@ def _game_parameter() -> OpenApiParameter:
     )
 
 
-# The whole board is read, then paged: a rank is a place in the whole board, whatever the page.
-WHOLE_BOARD = 10**9
-
-
 class GameLeaderboard(GenericAPIView[Any]):
-    """Players by rating (mu - 3 sigma), best first, a page at a time like every list."""
+    """Players by rating (mu - 3 sigma), best first, a page at a time like every list.
+
+    A row's ``rank`` is its place in the whole board, whatever the page (equal ratings share a
+    place; among them, the player who was rated first comes first): the database reads only the
+    page's rows, and counts the players rated higher."""
 
     permission_classes = [permissions.AllowAny]
     serializer_class = LeaderRowSerializer
@@ -63,13 +63,18 @@ class GameLeaderboard(GenericAPIView[Any]):
     )
     def get(self, request: Request, game: str) -> Response:
         league = request.query_params.get("league")
-        rows = leaderboard(
-            game=game,
-            club=request.query_params.get("club") or None,
-            league=row_id(league, what="The league") if league else None,
-            limit=WHOLE_BOARD,
+        board: dict[str, Any] = {
+            "game": game,
+            "club": request.query_params.get("club") or None,
+            "league": row_id(league, what="The league") if league else None,
+        }
+        rows = leaderboard_rows(**board)
+        return paged(
+            self,
+            rows,
+            LeaderRowSerializer,
+            lines=lambda page: leader_lines(page, offset=getattr(self.paginator, "offset", 0), **board),
         )
-        return paged(self, rows, LeaderRowSerializer)
 
 
 class PlayerRatingHistory(GenericAPIView[Any]):
@@ -84,4 +89,6 @@ class PlayerRatingHistory(GenericAPIView[Any]):
     )
     def get(self, request: Request, pk: int, game: str) -> Response:
         player = get_object_or_404(Player, pk=pk)
-        return paged(self, rating_history(player=player, game=game), HistoryPointSerializer)
+        return paged(
+            self, rating_history_rows(player=player, game=game), HistoryPointSerializer, each=history_point
+        )

@@ -26,8 +26,9 @@ from ..clubs.selectors import has_club_role
 from ..scores import services as results
 from ..scores.models import Result
 from ..tournaments import services
+from ..tournaments.event_parts import standings_rows_kept
 from ..tournaments.models import Entrant, Event, Round, Table
-from ..tournaments.selectors import rounds_get, standings_get
+from ..tournaments.selectors import round_tables, rounds_listed, standing_line
 from .errors import ErrorSerializer, error_responses, service_call
 from .serializers import BoundedDictField, EntrantSerializer, JobSerializer, JSONObjectField
 
@@ -66,7 +67,10 @@ class RoundOutSerializer(serializers.Serializer[Any]):
     stage = serializers.CharField(help_text='In a knockout: "heats", "group", "semi-finals", "final" ...')
     status = serializers.CharField()
     notes = serializers.ListField(child=serializers.CharField())
-    tables = TableOutSerializer(many=True)
+    table_count = serializers.IntegerField(
+        help_text="How many tables the round has (byes included); they are listed, a page at a time, "
+        "at /api/events/{id}/rounds/{number}/tables/."
+    )
 
 
 class StandingOutSerializer(serializers.Serializer[Any]):
@@ -242,6 +246,7 @@ class SwapOutSerializer(RoundOutSerializer):
     warnings = serializers.ListField(
         child=serializers.CharField(), help_text="What the swap does that may not be wanted (a repeat)."
     )
+    tables = TableOutSerializer(many=True, help_text="The tables the swap changed (one or two), in order.")
 
 
 def _result_data(result: Result) -> dict[str, Any]:
@@ -396,56 +401,81 @@ def event_pair(request: Request, pk: int) -> Response:
     return Response(JobSerializer(job).data, status=status.HTTP_202_ACCEPTED)
 
 
+def _table_data(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "is_bye": table.is_bye,
+        "status": table.status,
+        "seats": [
+            {
+                "entrant": s.entrant_id,
+                "player": s.entrant.player.name,
+                "player_id": s.entrant.player_id,
+                "position": s.position,
+                "place": s.place,
+                "score": s.score,
+                "points": s.points,
+            }
+            for s in table.seats.all()
+        ],
+    }
+
+
 def _round_data(rnd: Round) -> dict[str, Any]:
+    """A round without its tables (they are paged on their own): ``rnd`` from ``rounds_listed``."""
     return {
         "number": rnd.number,
         "stage": rnd.stage,
         "status": rnd.status,
         "notes": rnd.notes,
-        "tables": [
-            {
-                "id": t.pk,
-                "number": t.number,
-                "is_bye": t.is_bye,
-                "status": t.status,
-                "seats": [
-                    {
-                        "entrant": s.entrant_id,
-                        "player": s.entrant.player.name,
-                        "player_id": s.entrant.player_id,
-                        "position": s.position,
-                        "place": s.place,
-                        "score": s.score,
-                        "points": s.points,
-                    }
-                    for s in t.seats.all()
-                ],
-            }
-            for t in rnd.tables.all()
-        ],
+        "table_count": rnd.table_count,  # type: ignore[attr-defined]
     }
 
 
+def _visible_rounds(request: Request, event: Event) -> Any:
+    """The event's rounds (with their table counts) that the caller may see: a draft is the
+    organisers' alone."""
+    rounds = rounds_listed(event=event)
+    if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    return rounds
+
+
 class EventRounds(GenericAPIView[Any]):
-    """An event's rounds with their tables and results, a page at a time: the published ones
-    for everyone, the draft too for the organisers."""
+    """An event's rounds in order, a page at a time: the published ones for everyone, the draft
+    too for the organisers. Each says how many tables it has; a round's tables and results are
+    paged at /api/events/{id}/rounds/{number}/tables/."""
 
     permission_classes = [permissions.AllowAny]
     serializer_class = RoundOutSerializer
 
     @extend_schema(responses={200: RoundOutSerializer(many=True), **error_responses(404)})
     def get(self, request: Request, pk: int) -> Response:
-        event = get_object_or_404(Event, pk=pk)
-        rounds = rounds_get(event=event)
-        if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
-            rounds = rounds.exclude(status=Round.Status.DRAFT)
-        page = self.paginate_queryset(rounds)
+        event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+        page = self.paginate_queryset(_visible_rounds(request, event))
         return self.get_paginated_response([_round_data(r) for r in page or []])
+
+
+class RoundTables(GenericAPIView[Any]):
+    """A round's tables in order, with their seats and results, a page at a time (a draft's are
+    the organisers' alone)."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = TableOutSerializer
+
+    @extend_schema(responses={200: TableOutSerializer(many=True), **error_responses(404)})
+    def get(self, request: Request, pk: int, number: int) -> Response:
+        event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+        rnd = get_object_or_404(_visible_rounds(request, event), number=number)
+        page = self.paginate_queryset(round_tables(rnd=rnd))
+        return self.get_paginated_response([_table_data(t) for t in page or []])
 
 
 @extend_schema(
     methods=["GET"],
-    summary="One round: its tables and results (a draft is for the organisers alone)",
+    summary="One round: its stage, status, notes and how many tables it has (a draft is for the "
+    "organisers alone); its tables are paged at /api/events/{id}/rounds/{number}/tables/",
     responses={200: RoundOutSerializer, **error_responses(404)},
 )
 @extend_schema(
@@ -457,10 +487,7 @@ class EventRounds(GenericAPIView[Any]):
 @permission_classes([permissions.IsAuthenticatedOrReadOnly])
 def round_detail(request: Request, pk: int, number: int) -> Response:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    rounds = rounds_get(event=event)
-    if not has_club_role(user=request.user, club=event.club, role=Role.ORGANISER):
-        rounds = rounds.exclude(status=Round.Status.DRAFT)  # a draft is the organisers' alone
-    rnd = get_object_or_404(rounds, number=number)
+    rnd = get_object_or_404(_visible_rounds(request, event), number=number)
     if request.method == "DELETE":
         _call(services.round_discard, user=request.user, rnd=rnd)
         return Response(status=status.HTTP_204_NO_CONTENT)
@@ -473,7 +500,7 @@ def round_detail(request: Request, pk: int, number: int) -> Response:
 def round_publish(request: Request, pk: int, number: int) -> Response:
     rnd = get_object_or_404(Round, event_id=pk, number=number)
     _call(services.round_publish, user=request.user, rnd=rnd)
-    return Response(_round_data(rounds_get(event=rnd.event).get(number=number)))
+    return Response(_round_data(rounds_listed(event=rnd.event).get(number=number)))
 
 
 @extend_schema(request=SwapSerializer, responses={200: SwapOutSerializer, **error_responses(403, 404)})
@@ -486,7 +513,14 @@ def round_swap(request: Request, pk: int, number: int) -> Response:
     a = get_object_or_404(Entrant, pk=body.validated_data["a"], event_id=pk)
     b = get_object_or_404(Entrant, pk=body.validated_data["b"], event_id=pk)
     warnings = _call(services.round_swap, user=request.user, rnd=rnd, a=a, b=b)
-    return Response({**_round_data(rounds_get(event=rnd.event).get(number=number)), "warnings": warnings})
+    changed = round_tables(rnd=rnd).filter(seats__entrant__in=[a, b]).distinct()
+    return Response(
+        {
+            **_round_data(rounds_listed(event=rnd.event).get(number=number)),
+            "warnings": warnings,
+            "tables": [_table_data(t) for t in changed],
+        }
+    )
 
 
 class EventStandings(GenericAPIView[Any]):
@@ -498,8 +532,12 @@ class EventStandings(GenericAPIView[Any]):
     @extend_schema(responses={200: StandingOutSerializer(many=True), **error_responses(404)})
     def get(self, request: Request, pk: int) -> Response:
         event = get_object_or_404(Event, pk=pk)
-        page = self.paginate_queryset(standings_get(event=event))
-        return self.get_paginated_response([row.__dict__ for row in page or []])
+        paging: Any = self.paginator  # its page kept at the event's version (tournaments.event_parts)
+        rows = standings_rows_kept(
+            event=event, limit=paging.get_limit(request), offset=paging.get_offset(request)
+        )
+        page: list[Any] = self.paginate_queryset(rows) or []
+        return self.get_paginated_response([standing_line(row).__dict__ for row in page])
 
 
 @extend_schema(

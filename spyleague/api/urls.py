@@ -36,6 +36,11 @@ urlpatterns = [
     path("events/<id:pk>/pair/", tournament_views.event_pair, name="api-event-pair"),
     path("events/<id:pk>/rounds/", tournament_views.EventRounds.as_view(), name="api-event-rounds"),
     path("events/<id:pk>/rounds/<id:number>/", tournament_views.round_detail, name="api-event-round"),
+    path(
+        "events/<id:pk>/rounds/<id:number>/tables/",
+        tournament_views.RoundTables.as_view(),
+        name="api-event-round-tables",
+    ),
     path("events/<id:pk>/rounds/<id:number>/publish/", tournament_views.round_publish),
     path("events/<id:pk>/rounds/<id:number>/swap/", tournament_views.round_swap),
     path("events/<id:pk>/standings/", tournament_views.EventStandings.as_view(), name="api-event-standings"),

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS
@@ -41,11 +41,22 @@ from .serializers import (
 
 
 def paged(
-    view: Any, rows: QuerySet[Any] | Sequence[Any], serializer: type[serializers.BaseSerializer[Any]]
+    view: Any,
+    rows: QuerySet[Any] | Sequence[Any],
+    serializer: type[serializers.BaseSerializer[Any]],
+    *,
+    each: Callable[[Any], Any] | None = None,
+    lines: Callable[[list[Any]], list[Any]] | None = None,
 ) -> Response:
-    """A list of rows other than the view's own (a club's members...), paged like every list."""
+    """A list of rows other than the view's own (a club's members...), paged like every list.
+
+    ``rows`` is a query, so that the page is what the database reads (its LIMIT and OFFSET);
+    ``each`` shapes a row of the page for the serializer (a figure worked out in Python), or
+    ``lines`` the whole page at once (what a few more queries about the page's rows give)."""
     page = view.paginator.paginate_queryset(rows, view.request, view=view)
-    response: Response = view.paginator.get_paginated_response(serializer(page, many=True).data)
+    items = [each(row) for row in page] if each is not None else page
+    items = lines(items) if lines is not None else items
+    response: Response = view.paginator.get_paginated_response(serializer(items, many=True).data)
     return response
 
 
@@ -312,11 +323,15 @@ def jobs_visible_to(user: Any) -> QuerySet[Job]:
         standings_key=Concat(Value("standings:"), Cast("pk", CharField())),
     )
     theirs = Q(pair_key=OuterRef("key")) | Q(standings_key=OuterRef("key"))
-    games = sorted(set(Event.objects.filter(club__in=organised).values_list("game", flat=True)))
+    # Their games' ratings jobs, asked in the same query (not a list of every event read first).
+    ratings_keys = Event.objects.filter(club__in=organised).annotate(
+        ratings_key=Concat(Value("ratings:"), "game", output_field=CharField())
+    )
     return jobs.filter(
         Q(created_by=user)
         | Q(kind__in=("pairing", "standings")) & Exists(events.filter(theirs))
-        | Q(kind="ratings", created_by__isnull=True, key__in=[f"ratings:{g}" for g in games])
+        | Q(kind="ratings", created_by__isnull=True)
+        & Exists(ratings_keys.filter(ratings_key=OuterRef("key")))
     )
 
 

@@ -132,6 +132,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "memberships": player.memberships.select_related("club"),
             "ratings": ratings,
             "game": game,
-            "chart": history_chart(rating_history(player=player, game=game)) if game else None,
+            "chart": history_chart(
+                rating_history(player=player, game=game),
+                games=next((r.games for r in ratings if r.game == game), None),
+            )
+            if game
+            else None,
         },
     )

@@ -27,9 +27,11 @@ can no longer write into the row once another run has claimed it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import threading
+import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from functools import partial
@@ -41,6 +43,7 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from .database import Trouble, trouble
 from .models import Job
 from .queue import send_task_safely
 
@@ -125,6 +128,13 @@ class JobReporter:
     def __init__(self, job_id: int) -> None:
         self.job_id = job_id
         self.attempt = 0  # which run this is, once it has claimed the job
+        # While a heartbeat thread runs (``Heartbeat``), progress is handed to it and written
+        # through its own connection: the run's own transaction (the demo data, a pairing) never
+        # holds the job row, so the heartbeat is never kept waiting behind it and the progress
+        # shows while the run is still at work.
+        self.handed: dict[str, Any] | None = None
+        self._handed_lock = threading.Lock()
+        self.wake = threading.Event()  # progress was handed over: the heartbeat writes it soon
 
     def _mine(self) -> Any:
         return Job.objects.filter(pk=self.job_id, status=Job.Status.RUNNING, attempts=self.attempt)
@@ -145,17 +155,30 @@ class JobReporter:
         return True
 
     def beat(self) -> bool:
-        """Say the run is still at work; False once it no longer owns the job."""
-        return bool(self._mine().update(heartbeat=timezone.now()))
+        """Say the run is still at work, with the progress handed over since the last beat;
+        False once the run no longer owns the job."""
+        with self._handed_lock:
+            fields = dict(self.handed or {})
+        owned = bool(self._mine().update(**fields, heartbeat=timezone.now()))
+        with self._handed_lock:  # written: handed over again only what changed meanwhile
+            for name, value in fields.items():
+                if self.handed is not None and self.handed.get(name) == value:
+                    del self.handed[name]
+        return owned
 
     def progress(self, done: int, total: int, message: str = "") -> None:
-        """Write how far the run is; a sign of life too (it counts when a transaction of the run's
-        own holds the row, so that the heartbeat thread waits)."""
+        """How far the run is: handed to the heartbeat thread when one runs (written at its next
+        beat), else written at once (a sign of life too)."""
         percent = 100 if total <= 0 else max(0, min(99, done * 100 // total))
-        fields: dict[str, Any] = {"progress": percent, "heartbeat": timezone.now()}
+        fields: dict[str, Any] = {"progress": percent}
         if message:
             fields["message"] = message[:300]
-        self._mine().update(**fields)
+        with self._handed_lock:
+            if self.handed is not None:
+                self.handed.update(fields)
+                self.wake.set()
+                return
+        self._mine().update(**fields, heartbeat=timezone.now())
 
     def done(self, message: str = "Done", result: dict[str, Any] | None = None) -> None:
         self._mine().update(
@@ -166,6 +189,11 @@ class JobReporter:
             finished=timezone.now(),
         )
 
+    def restart(self, message: str) -> bool:
+        """Start the work again from nothing (a database error cut it off): False once the run no
+        longer owns the job."""
+        return bool(self._mine().update(progress=0, message=message[:300], heartbeat=timezone.now()))
+
     def failed(self, message: str) -> None:
         self._mine().update(status=Job.Status.FAILED, message=message[:300], finished=timezone.now())
 
@@ -175,7 +203,10 @@ class Heartbeat:
 
     It writes through a database connection of its own, so it needs the run's claim committed:
     a run inside a transaction (a test, or a job run eagerly inside a request's transaction)
-    gets no heartbeat, and needs none, since no worker of its own can be lost.
+    gets no heartbeat, and needs none, since no worker of its own can be lost. The run's progress
+    goes through it too (``JobReporter.progress``), so that a run's own transaction never locks
+    the job row the heartbeat writes: a run that holds a transaction longer than
+    ``JOB_LOST_SECONDS`` between two steps was once given up for lost while still at work.
     """
 
     def __init__(self, reporter: JobReporter, every: float) -> None:
@@ -187,16 +218,25 @@ class Heartbeat:
         )
 
     def __enter__(self) -> Heartbeat:
+        with self.reporter._handed_lock:
+            self.reporter.handed = {}  # progress goes through this thread from now on
         self._thread.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
+        self.reporter.wake.set()
         self._thread.join(self.every + 5)
+        with self.reporter._handed_lock:
+            self.reporter.handed = None
 
     def _run(self) -> None:
         try:
-            while not self._stop.wait(self.every):
+            while True:
+                self.reporter.wake.wait(self.every)  # a beat, or progress to show
+                if self._stop.is_set():
+                    return
+                self.reporter.wake.clear()
                 try:
                     if not self.reporter.beat():
                         return  # the run no longer owns the job: nothing more to say
@@ -205,8 +245,13 @@ class Heartbeat:
                     # sweep waits for many missed beats before it gives a run up for lost).
                     log.warning("Job %s: could not write its heartbeat", self.reporter.job_id, exc_info=True)
                     connection.close()
+                if self._stop.wait(PROGRESS_SECONDS):  # progress is written twice a second at most
+                    return
         finally:
             connection.close()  # this thread's own connection
+
+
+PROGRESS_SECONDS = 0.5
 
 
 def run_job(job_id: int, work: Callable[[JobReporter, dict[str, Any]], tuple[str, dict[str, Any]]]) -> None:
@@ -216,29 +261,116 @@ def run_job(job_id: int, work: Callable[[JobReporter, dict[str, Any]], tuple[str
     failed, or running elsewhere is left as it is (tasks may be delivered twice), so its status
     always tells what its own run did. While ``work`` runs, a heartbeat tells the job sweep that
     its worker is alive.
+
+    A database that cannot answer (``core.database.trouble``: away, or too busy) does not fail
+    the job. The run waits for it, trying again with longer and longer pauses (``_answered``), for
+    as long as the job sweep would wait on a silent run (``JOB_LOST_SECONDS``; after that the sweep
+    takes over, once the database is back). ``work`` cut off by it is run again, from the start,
+    when its task is safe to run twice, after a pause that doubles each time, and at most
+    ``JOB_MAX_ATTEMPTS`` times in all; a job that still cannot finish, or may not run twice,
+    fails saying so in words (never the driver's message). A run in the request that queued it
+    (eager Celery, no broker) does not wait: the request is answered at once.
     """
-    job = Job.objects.filter(pk=job_id).first()
+    job = _answered(lambda: Job.objects.filter(pk=job_id).first())
     if job is None:
         log.warning("Job %s no longer exists; nothing to do.", job_id)
         return
     reporter = JobReporter(job_id)
-    if not reporter.claim():
+    if not _answered(reporter.claim):
         return
-    try:
-        if connection.in_atomic_block:
+    if connection.in_atomic_block:
+        _run(job, reporter, work)
+    else:
+        with Heartbeat(reporter, settings.JOB_HEARTBEAT_SECONDS):
+            _run(job, reporter, work)
+
+
+def _run(job: Job, reporter: JobReporter, work: Callable[..., tuple[str, dict[str, Any]]]) -> None:
+    task = _task(job.task)
+    # Run again only a task safe to run twice (and where the run may wait: ``_patient``).
+    again = task is not None and bool(getattr(task, "reject_on_worker_lost", False))
+    tries = 1
+    while True:
+        try:
             message, result = work(reporter, job.params)
-        else:
-            with Heartbeat(reporter, settings.JOB_HEARTBEAT_SECONDS):
-                message, result = work(reporter, job.params)
-    except ValidationError as exc:
-        # Something the organiser can fix (a missing result, too few players): say it, no traceback.
-        reporter.failed(" ".join(str(m) for m in exc.messages))
+        except ValidationError as exc:
+            # Something the organiser can fix (a missing result, too few players): say it, no traceback.
+            _answered(partial(reporter.failed, " ".join(str(m) for m in exc.messages)))
+            return
+        except DatabaseError as exc:
+            kind = trouble(exc)
+            if kind is None:
+                log.exception("Job %s (%s) failed", job.pk, job.kind)
+                reporter.failed(
+                    f"{job.label} failed: the database refused what it wrote (the error is logged)."
+                )
+                raise
+            retry = again and _patient()
+            if not retry or tries >= settings.JOB_MAX_ATTEMPTS:
+                log.warning(
+                    "Job %s (%s) cut off by the database, %s time(s): failed", job.pk, job.kind, tries
+                )
+                _answered(partial(reporter.failed, cut_off(job.label, kind, tries=tries, again=retry)))
+                raise
+            log.warning("Job %s (%s) cut off by the database (%s): running it again", job.pk, job.kind, exc)
+            with contextlib.suppress(DatabaseError):
+                connection.close()  # cut off with it: the next try takes a fresh one
+            time.sleep(JOB_RETRY_PAUSE_SECONDS * 2 ** (tries - 1))
+            tries += 1
+            note = (
+                "The database did not answer for a moment: running it again "
+                f"(try {tries} of {settings.JOB_MAX_ATTEMPTS})."
+            )
+            if not _answered(partial(reporter.restart, note)):
+                return  # another run has taken the job over
+            continue
+        except Exception as exc:
+            log.exception("Job %s (%s) failed", job.pk, job.kind)
+            reporter.failed(f"{job.label} failed: {exc}")
+            raise
+        _answered(partial(reporter.done, message, result))
         return
-    except Exception as exc:
-        log.exception("Job %s (%s) failed", job_id, job.kind)
-        reporter.failed(f"{job.label} failed: {exc}")
-        raise
-    reporter.done(message, result)
+
+
+JOB_RETRY_PAUSE_SECONDS = 1.0  # the first pause before a run cut off by the database starts again
+
+
+def cut_off(label: str, kind: Trouble, *, tries: int, again: bool) -> str:
+    """What a job's page says when the database cut it off for good, in words."""
+    what = "could not reach the database" if kind is Trouble.AWAY else "found the database too busy"
+    if not again:
+        return f"{label} stopped: it {what}, and it is not run again by itself. Start it again."
+    times = "once" if tries == 1 else f"{tries} times"
+    return f"{label} stopped: it {what} {times}. Start it again once the site is back."
+
+
+def _patient() -> bool:
+    """Whether a run may wait for the database: in a worker, outside any transaction. A job run
+    eagerly (no broker: in the request that queued it) or inside a transaction (the caller's,
+    broken with the error) is not: the request answers at once, and the transaction's owner
+    decides."""
+    return not settings.CELERY_TASK_ALWAYS_EAGER and not connection.in_atomic_block
+
+
+def _answered[T](call: Callable[[], T]) -> T:
+    """``call()``, waiting out a database that cannot answer: tried again after pauses of a
+    quarter of a second, then twice as long each time (five seconds at most), for
+    ``JOB_LOST_SECONDS`` in all (the job sweep then takes over); what it raises after that, or
+    what is not of the database's, is raised. Called once where the run may not wait
+    (``_patient``)."""
+    deadline = time.monotonic() + settings.JOB_LOST_SECONDS
+    pause = 0.25
+    while True:
+        try:
+            return call()
+        except DatabaseError as exc:
+            if not _patient() or trouble(exc) is None or time.monotonic() + pause > deadline:
+                raise
+            log.warning("The database did not answer (%s): trying again in %.2f s", exc, pause)
+        with contextlib.suppress(DatabaseError):
+            connection.close()  # the next try takes a fresh connection
+        time.sleep(pause)
+        pause = min(pause * 2, 5.0)
 
 
 def _task(name: str) -> Any:

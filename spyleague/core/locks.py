@@ -5,13 +5,22 @@ first and checks the state it acts on inside the lock, so that of two organisers
 acting at the same moment the second sees what the first did and is told (``Conflict``: a 409
 with what happened), instead of acting on what it read before.
 
-The order. A transaction takes its locks in this order, never the other way round, so two of
-them never wait for each other:
+The order. Two kinds of transaction take row locks, each in its own order, so that no two of
+them wait for each other:
 
-1. the event (``lock_event``);
-2. its rounds, then their tables, then entrants (by id, where it takes several);
-3. results and score sheets;
-4. the advisory locks: the event's standings, then the game's ratings, then the job queue's.
+- A change of an event's state (pairing, publishing, discarding or swapping a draft, entries,
+  check-ins, drops, settings, finishing): the club (a member's role), the event's standings
+  lock where it re-ranks them (a change of settings), the event's row (``lock_event``), then
+  its draft round, tables and entrants.
+- A result (entered, confirmed, corrected; a scorepad's; an online match's): the table's row,
+  then the result's or the pad's, then the event's standings lock, under which the round is
+  marked complete (its row) and the event finished (its row) when this result decides it, and
+  the standings and the game's ratings (its advisory lock) are updated.
+
+They meet only at the standings lock and the event's row: the first kind takes the standings
+lock before the event's, as the second does; the first kind locks only draft rounds and their
+tables, the second only published ones. So confirmations of different tables run side by side
+until the standings, and an organiser's change waits for (or is waited for by) them there.
 
 Row locks are ``FOR NO KEY UPDATE`` (Django's ``select_for_update(no_key=True)``): they exclude
 each other, but not the ``FOR KEY SHARE`` lock PostgreSQL takes on a row when a row that refers
@@ -90,7 +99,13 @@ def atomic_retrying[F: Callable[..., Any]](fn: F) -> F:
 
 
 def lock_event(event_id: int) -> Event:
-    """The event's row, locked (first of the locks: see the module docstring)."""
-    from ..tournaments.models import Event
+    """The event's row, locked (see the order in the module docstring).
 
-    return Event.objects.select_for_update(no_key=True).select_related("club").get(pk=event_id)
+    Whoever takes it is about to change the event, so its version moves on (now and at commit):
+    the pages kept rendered at the version before are not shown again (``core.cache``)."""
+    from ..tournaments.models import Event
+    from .cache import event_changed
+
+    event = Event.objects.select_for_update(no_key=True).select_related("club").get(pk=event_id)
+    event_changed(event.pk)
+    return event

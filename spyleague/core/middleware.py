@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.core.exceptions import BadRequest
 from django.core.handlers.asgi import ASGIRequest
+from django.core.signals import got_request_exception
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.template import loader
 from django.utils.decorators import sync_only_middleware
 from django.utils.deprecation import MiddlewareMixin
 from whitenoise.middleware import WhiteNoiseMiddleware
 
+from .database import REASONS, RETRY_AFTER, TITLES, Trouble, trouble
 from .inputs import NUL_REFUSAL
 from .throttles import Refusal, hit_request
 
@@ -32,6 +36,109 @@ def one_thread_per_request(
     responses (the live updates) still stream asynchronously.
     """
     return get_response
+
+
+class DatabaseUnavailable:
+    """A database that cannot answer (``core.database.trouble``: too busy, or away) is a 503 with
+    ``Retry-After`` in words, never a 500 nor a long wait (the backend answers at once while the
+    database is away): JSON under /api/, a fragment for htmx, else a small page. Early in
+    MIDDLEWARE (before the session, the user, messages, CSRF and django-axes): its answer is
+    drawn without any of them, since each may need the database, and so needs none.
+
+    A form that was sent comes back on the page with what was typed, ready to send again (but
+    passwords, and files, which a page cannot hold); an htmx request gets the notice at the top of
+    the page it came from and leaves the rest of the page as it was (what was typed included).
+
+    A view's error is answered in ``process_exception`` (with ``DEBUG`` on too). One raised by
+    another middleware (the session saved at the end of a request, the CSRF failure page that
+    shows the user) has already become a 500 by then, or an error page that itself met the
+    database: both are answered here all the same.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        got_request_exception.connect(_note_trouble, dispatch_uid="spyleague-database-trouble")
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        try:
+            response = self.get_response(request)
+        except Exception as exc:  # an error page that needed the database too
+            kind = trouble(exc)
+            if kind is None:
+                raise
+            return unavailable(request, kind)
+        kind = getattr(request, "database_trouble", None)
+        if kind is not None and response.status_code == 500:
+            return unavailable(request, kind)
+        return response
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        kind = trouble(exception)
+        return unavailable(request, kind) if kind is not None else None
+
+
+def _note_trouble(sender: Any, request: HttpRequest | None = None, **kwargs: Any) -> None:
+    """``got_request_exception``: sent as Django turns an error into a 500 (the error in hand)."""
+    kind = trouble(sys.exc_info()[1])
+    if kind is not None and request is not None:
+        request.database_trouble = kind  # type: ignore[attr-defined]
+
+
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+KEPT_WORDS = "What you sent is kept below: send it again once the site answers."
+FILE_WORDS = " The file you chose could not be kept: choose it again."
+ON_THE_PAGE_WORDS = "What you did is still on the page: do it again once the site answers."
+_NOT_SHOWN = {"csrfmiddlewaretoken", "version"}
+
+
+def _label(name: str) -> str:
+    """A form field's name in words: ``score_0`` is "Score, seat 1" (the sheets' and pads' rows
+    are numbered from 0 in their names, from 1 on their pages)."""
+    words, _, last = name.rpartition("_")
+    if words and last.isdigit():
+        return f"{words.replace('_', ' ').strip().capitalize()}, seat {int(last) + 1}"
+    return name.replace("_", " ").strip().capitalize()
+
+
+def _kept(request: HttpRequest) -> tuple[list[tuple[str, str]], list[tuple[str, str]], bool]:
+    """What a form sent, to send again (passwords left out), what of it to show, and whether a
+    file was left out."""
+    try:
+        fields = [(name, value) for name, values in request.POST.lists() for value in values]
+        files = bool(request.FILES)
+    except Exception:  # a body that could not be read: nothing to keep
+        return [], [], False
+    kept = [(name, value) for name, value in fields if "password" not in name.lower()]
+    shown = [(_label(name), value) for name, value in kept if name not in _NOT_SHOWN and value.strip()]
+    return kept, shown, files
+
+
+def unavailable(request: HttpRequest, kind: Trouble) -> HttpResponse:
+    """The 503 for a request the database could not serve: it reads nothing but the request."""
+    reason = REASONS[kind]
+    if request.path.startswith("/api/"):
+        response: HttpResponse = JsonResponse({"detail": reason}, status=503)
+    else:
+        htmx = request.headers.get("HX-Request") == "true"
+        context: dict[str, Any] = {"title": TITLES[kind], "reason": reason, "again": request.get_full_path()}
+        context["kept"] = None
+        if htmx and request.method != "GET":
+            context["more"] = ON_THE_PAGE_WORDS  # (htmx leaves the page, and what was typed, as it was)
+        elif request.method == "POST" and request.content_type in FORM_TYPES:
+            kept, shown, files = _kept(request)
+            context.update(kept=kept, shown=shown, more=KEPT_WORDS + (FILE_WORDS if files else ""))
+        template = loader.get_template("503.html#htmx" if htmx else "503.html")
+        response = HttpResponse(template.render(context), status=503)
+        if htmx:
+            # Said at the top of the page, which stays as it was; a poll's answer changes nothing.
+            if request.method == "GET":
+                response["HX-Reswap"] = "none"
+            else:
+                response["HX-Retarget"] = "#main"
+                response["HX-Reswap"] = "afterbegin"
+    response["Retry-After"] = str(RETRY_AFTER[kind])
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 class BadInput:

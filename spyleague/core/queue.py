@@ -69,6 +69,10 @@ class Outage:
 
 
 BROKER = Outage()
+# The site's Redis (REDIS_URL), one for all that use it on a request's way (the throttle, the
+# pages' cache, the live feeds): a Redis found silent by one is skipped by all, so a request
+# waits on a silent Redis once, never once per use.
+REDIS = Outage()
 
 
 class TooSlow(TimeoutError):

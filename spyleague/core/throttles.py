@@ -32,12 +32,12 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest
 
-from .queue import Outage, within_deadline
+from .queue import REDIS, within_deadline
 
 log = logging.getLogger(__name__)
 
 CACHE = "throttle"
-THROTTLE_REDIS = Outage()  # a Redis that timed out is skipped for a while, like the broker
+THROTTLE_REDIS = REDIS  # a Redis that timed out is skipped for a while, by all its uses
 
 # The time, for the windows: tests may put a clock of their own here.
 clock: Callable[[], float] = time.time

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import logging
+import sys
 from typing import Any
 
 from django.conf import settings
@@ -20,22 +22,50 @@ from ..clubs.models import Club
 from ..clubs.selectors import clubs_of, player_for_user
 from ..clubs.services import player_ensure_for_user
 from ..tournaments.models import Event
+from .database import RETRY_AFTER, Trouble, trouble
 from .forms import ProfileForm, SignupForm
+from .middleware import unavailable
 from .models import Job
 from .queue import BROKER, within_deadline
 
+log = logging.getLogger(__name__)
+
+DATABASE_WORDS = {
+    Trouble.AWAY: "The database does not answer.",
+    Trouble.BUSY: "The database is too busy to answer: every connection was in use.",
+}
+
 
 def home(request: HttpRequest) -> HttpResponse:
+    """The home page: the viewer's own clubs, and what everyone sees (the games, the latest
+    events, how many clubs and events there are) rendered once per version of the events' list
+    and the site's names (``core.cache``)."""
+    from . import cache
+
     player = player_for_user(request.user)
+    found = cache.versions("site", "events")
+    keys = None if found is None else {"listing": f"home:{found['site']}.{found['events']}"}
+    listing = cache.parts(keys, {"listing": _home_listing})["listing"]
     context: dict[str, Any] = {
+        **listing,
         "games": games(),
         "my_clubs": clubs_of(player) if player else [],
-        "recent_events": Event.objects.select_related("club").order_by("-created")[:6],
+    }
+    if listing["club_count"] == 0 or request.user.is_staff:  # the demo's card is shown to them only
+        context["demo_job"] = Job.objects.filter(kind="demo-data").first()
+    return render(request, "core/home.html", context)
+
+
+def _home_listing() -> dict[str, Any]:
+    """What the home page shows everyone: the latest events (their parts rendered), and counts."""
+    from django.template.loader import get_template
+
+    recent = Event.objects.select_related("club").order_by("-created")[:6]
+    return {
+        "recent_html": get_template("core/home.html#recent").render({"recent_events": recent}),
         "club_count": Club.objects.count(),
         "event_count": Event.objects.count(),
-        "demo_job": Job.objects.filter(kind="demo-data").first(),
     }
-    return render(request, "core/home.html", context)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -84,7 +114,11 @@ def token_create(request: HttpRequest) -> HttpResponse:
 
 
 def health(request: HttpRequest) -> JsonResponse:
-    """Reports whether the database and the Celery broker answer."""
+    """Reports whether the database and the Celery broker answer (503 when one does not).
+
+    A database that is away is reported at once (the backend knows, or tries one fresh connection,
+    refused at once by a stopped server, or after its connect timeout), a busy one after the pool's
+    timeout; in words either way, not the driver's."""
     report: dict[str, Any] = {}
     try:
         with connection.cursor() as cursor:
@@ -92,7 +126,11 @@ def health(request: HttpRequest) -> JsonResponse:
             cursor.fetchone()
         report["database"] = {"ok": True, "vendor": connection.vendor}
     except Exception as exc:  # a health check reports every failure
-        report["database"] = {"ok": False, "error": str(exc)}
+        kind = trouble(exc)
+        words = DATABASE_WORDS[kind] if kind else "The database answered with an error (see the log)."
+        if kind is None:
+            log.warning("Health: the database answered with an error", exc_info=True)
+        report["database"] = {"ok": False, "error": words}
     if settings.CELERY_TASK_ALWAYS_EAGER:
         report["broker"] = {"ok": True, "mode": "eager", "detail": "tasks run in the web process"}
     else:
@@ -111,7 +149,10 @@ def health(request: HttpRequest) -> JsonResponse:
         except Exception as exc:
             report["broker"] = {"ok": False, "mode": "broker", "error": str(exc)}
     ok = all(part["ok"] for part in report.values())
-    return JsonResponse({"ok": ok, **report}, status=200 if ok else 503)
+    response = JsonResponse({"ok": ok, **report}, status=200 if ok else 503)
+    if not ok:
+        response["Retry-After"] = str(RETRY_AFTER[Trouble.AWAY])
+    return response
 
 
 def job_status(request: HttpRequest, pk: int) -> HttpResponse:
@@ -153,4 +194,9 @@ def handler403(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def handler500(request: HttpRequest) -> HttpResponse:
+    # An error of the database's (too busy, or away) is a 503 that needs no database; the 500
+    # page below would need it (its menu shows the user).
+    kind = trouble(sys.exc_info()[1])
+    if kind is not None:
+        return unavailable(request, kind)
     return render(request, "500.html", status=500)

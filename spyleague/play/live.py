@@ -25,7 +25,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ..core.queue import Outage, within_deadline
+from ..core.queue import REDIS, within_deadline
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +37,7 @@ SUBSCRIBE_SECONDS = 1.0  # subscribing gives up after this (a Redis that answers
 PING_SECONDS = 1.0  # a subscription that heard nothing for this long pings Redis
 PONG_SECONDS = 1.0  # and is taken for lost when no pong comes back within this
 
-PUBLISHING = Outage()  # this process's publishing to Redis, here and in ``realtime``
+PUBLISHING = REDIS  # this process's publishing to Redis, here and in ``realtime`` (one for all Redis)
 
 
 def channel(match_id: int) -> str:

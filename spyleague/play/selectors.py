@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
@@ -222,42 +223,42 @@ def _to_act(match: Match) -> frozenset[int]:
         return frozenset()
 
 
-def lobby_matches(*, user: Any) -> dict[str, list[dict[str, Any]]]:
-    """The lobby's three lists: open tables the user can join, the user's own matches (those
-    where it is their turn first, then the ones under way, open, and the last few finished),
-    and matches under way to watch."""
+def lobby_matches(
+    *, user: Any, rows: int = LOBBY_ROWS, only: Collection[str] = ("open", "mine", "watch")
+) -> dict[str, list[dict[str, Any]]]:
+    """The lobby's three lists (``only`` those asked for): open tables the user can join, the
+    user's own matches (those where it is their turn first, then the ones under way, open, and
+    the last few finished), and matches under way to watch, ``rows`` of each at most."""
     player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
     seats = Match.objects.prefetch_related("seat_set__player")
     mine_ids: set[int] = set()
     mine: list[dict[str, Any]] = []
-    if player is not None:
+    if player is not None and "mine" in only:
         current = seats.filter(seat_set__player=player).exclude(status=Match.Status.ABANDONED)
-        rows = list(
-            current.exclude(status=Match.Status.FINISHED).order_by("-updated").distinct()[:LOBBY_ROWS]
-        )
-        rows += list(current.filter(status=Match.Status.FINISHED).order_by("-updated").distinct()[:5])
-        for match in rows:
+        listed = list(current.exclude(status=Match.Status.FINISHED).order_by("-updated").distinct()[:rows])
+        listed += list(current.filter(status=Match.Status.FINISHED).order_by("-updated").distinct()[:5])
+        for match in listed:
             seat = next(s.number for s in match.seat_set.all() if s.player_id == player.pk)
             to_act = _to_act(match)
             mine_ids.add(match.pk)
             mine.append({"match": match, "players": _names(match), "seat": seat, "my_turn": seat in to_act})
         order = {Match.Status.PLAYING: 1, Match.Status.OPEN: 2, Match.Status.FINISHED: 3}
         mine.sort(key=lambda r: (not r["my_turn"], order.get(r["match"].status, 4)))
-    open_tables = [
-        {
-            "match": m,
-            "players": _names(m),
-            "free": sum(1 for s in m.seat_set.all() if not s.player_id and not s.bot),
-        }
-        for m in seats.filter(status=Match.Status.OPEN).exclude(pk__in=mine_ids).order_by("-created")[:50]
-    ]
-    open_tables = [row for row in open_tables if row["free"]][:LOBBY_ROWS]
-    watch = [
-        {"match": m, "players": _names(m)}
-        for m in seats.filter(status=Match.Status.PLAYING)
-        .exclude(pk__in=mine_ids)
-        .order_by("-updated")[:LOBBY_ROWS]
-    ]
+    open_tables = []
+    if "open" in only:
+        open_tables = [
+            {
+                "match": m,
+                "players": _names(m),
+                "free": sum(1 for s in m.seat_set.all() if not s.player_id and not s.bot),
+            }
+            for m in seats.filter(status=Match.Status.OPEN).exclude(pk__in=mine_ids).order_by("-created")[:50]
+        ]
+        open_tables = [row for row in open_tables if row["free"]][:rows]
+    watch = []
+    if "watch" in only:
+        under_way = seats.filter(status=Match.Status.PLAYING).exclude(pk__in=mine_ids).order_by("-updated")
+        watch = [{"match": m, "players": _names(m)} for m in under_way[:rows]]
     return {"open": open_tables, "mine": mine, "watch": watch}
 
 

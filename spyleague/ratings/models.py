@@ -28,6 +28,8 @@ class Rating(models.Model):
     class Meta:
         ordering = ["game", "-ordinal"]
         constraints = [models.UniqueConstraint(fields=["player", "game"], name="one_rating_per_game")]
+        # A leaderboard's order (``selectors.BOARD_ORDER``): its pages are read from here.
+        indexes = [models.Index(fields=["game", "-ordinal", "player"], name="rating_board")]
 
     def __str__(self) -> str:
         return f"{self.player} {_title(self.game)}: {self.ordinal:.1f}"

@@ -2,56 +2,122 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
+
+from django.db.models import Exists, F, OuterRef, QuerySet
 
 from pairing.ratings import is_provisional
 
-from ..clubs.models import Player
+from ..clubs.models import Membership, Player
+from ..scores.models import ResultLine
 from .models import Rating, RatingPoint
+
+# The board's order: best rating first, equal ratings by the player's id, which makes it total
+# (a place is the same on every page, and a page never repeats or skips a player) and is the
+# order of the index ``rating_board``: a page is read from the index, never sorted whole.
+BOARD_ORDER = (F("ordinal").desc(), F("player_id").asc())
+BOARD_COLUMNS = ("player_id", "ordinal", "mu", "sigma", "games")
+
+
+def _board(*, game: str, club: str | None, league: int | None) -> QuerySet[Rating]:
+    rows = Rating.objects.filter(game=game)
+    if club:
+        rows = rows.filter(
+            Exists(Membership.objects.filter(player_id=OuterRef("player_id"), club__slug=club))
+        )
+    if league is not None:
+        played = ResultLine.objects.filter(
+            player_id=OuterRef("player_id"), result__table__round__event__league_id=league
+        )
+        rows = rows.filter(Exists(played))
+    return rows
+
+
+def leaderboard_rows(*, game: str, club: str | None = None, league: int | None = None) -> QuerySet[Any]:
+    """The board as a query, best first, to be sliced a page at a time (the slice is the SQL's
+    LIMIT and OFFSET, read from the index in the board's order). ``leader_lines`` turns a page
+    of it into the lines shown, ranked in the whole board.
+
+    ``club`` keeps that club's members; ``league`` those who played a result in one of that
+    season's events."""
+    rows: QuerySet[Any] = _board(game=game, club=club, league=league).order_by(*BOARD_ORDER)
+    return rows.values(*BOARD_COLUMNS)
+
+
+def leader_lines(
+    page: Sequence[dict[str, Any]],
+    *,
+    offset: int,
+    game: str,
+    club: str | None = None,
+    league: int | None = None,
+) -> list[dict[str, Any]]:
+    """A page of ``leaderboard_rows`` (its first row at ``offset`` in the board) as lines: each
+    with its ``rank``, its place in the whole board (one more than the players rated higher:
+    equal ratings share a place), the player's name and whether the rating is provisional. Two
+    queries whatever the board's size: the count of players rated higher than the page's first
+    (from the index), and the page's names."""
+    if not page:
+        return []
+    better = _board(game=game, club=club, league=league).filter(ordinal__gt=page[0]["ordinal"]).count()
+    names = dict(Player.objects.filter(pk__in=[row["player_id"] for row in page]).values_list("pk", "name"))
+    lines: list[dict[str, Any]] = []
+    rank = better + 1  # the page may start among equals: their place is before the page
+    for index, row in enumerate(page):
+        if lines and row["ordinal"] != lines[-1]["rating"]:
+            rank = offset + index + 1  # everyone before it in the board is rated higher
+        lines.append(
+            {
+                "rank": rank,
+                "player_id": row["player_id"],
+                "name": names.get(row["player_id"], ""),
+                "rating": row["ordinal"],
+                "mu": row["mu"],
+                "sigma": row["sigma"],
+                "games": row["games"],
+                "provisional": is_provisional(row["sigma"]),
+            }
+        )
+    return lines
 
 
 def leaderboard(
     *, game: str, club: str | None = None, league: int | None = None, limit: int = 200
 ) -> list[dict[str, Any]]:
-    """Players by rating (mu - 3 sigma). ``club`` keeps that club's members; ``league`` those who
-    played a confirmed result in one of that season's events."""
-    rows = Rating.objects.filter(game=game).select_related("player")
-    if club:
-        rows = rows.filter(player__memberships__club__slug=club)
-    if league is not None:
-        rows = rows.filter(player__result_lines__result__table__round__event__league_id=league).distinct()
-    return [
-        {
-            "rank": i,
-            "player_id": r.player_id,
-            "name": r.player.name,
-            "rating": r.ordinal,
-            "mu": r.mu,
-            "sigma": r.sigma,
-            "games": r.games,
-            "provisional": is_provisional(r.sigma),
-        }
-        for i, r in enumerate(rows.order_by("-ordinal", "player__name")[:limit], start=1)
-    ]
+    """The top ``limit`` of the board (see ``leaderboard_rows``)."""
+    page = list(leaderboard_rows(game=game, club=club, league=league)[:limit])
+    return leader_lines(page, offset=0, game=game, club=club, league=league)
 
 
-def rating_history(*, player: Player, game: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "when": p.when,
-            "rating": p.ordinal,
-            "mu": p.mu,
-            "sigma": p.sigma,
-            "provisional": is_provisional(p.sigma),
-        }
-        for p in RatingPoint.objects.filter(player=player, game=game).order_by("when", "pk")
-    ]
+def rating_history_rows(*, player: Player, game: str) -> QuerySet[Any]:
+    """A player's rating after each rated result in a game, oldest first, as a query to slice."""
+    return (
+        RatingPoint.objects.filter(player=player, game=game)
+        .order_by("when", "pk")
+        .values("when", "mu", "sigma", rating=F("ordinal"))
+    )
+
+
+def history_point(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "provisional": is_provisional(row["sigma"])}
+
+
+# The chart on a player's page draws the latest points (its dots the last 30 of them).
+CHART_POINTS = 200
+
+
+def rating_history(*, player: Player, game: str, last: int = CHART_POINTS) -> list[dict[str, Any]]:
+    """The ``last`` points of a player's rating history in a game, oldest first."""
+    newest = rating_history_rows(player=player, game=game).order_by("-when", "-pk")[:last]
+    return [history_point(row) for row in reversed(newest)]
 
 
 def history_chart(
-    points: list[dict[str, Any]], *, width: int = 640, height: int = 180
+    points: list[dict[str, Any]], *, width: int = 640, height: int = 180, games: int | None = None
 ) -> dict[str, Any] | None:
-    """Screen coordinates of a rating history for an inline SVG line chart (no JavaScript)."""
+    """Screen coordinates of a rating history for an inline SVG line chart (no JavaScript).
+    ``games``: how many rated games there are in all (the chart may show the latest only)."""
     if not points:
         return None
     values = [p["rating"] for p in points]
@@ -77,7 +143,8 @@ def history_chart(
         "first": points[0]["when"],
         "last": points[-1]["when"],
         "current": round(values[-1], 1),
-        "games": len(values),
+        "games": max(games or 0, len(values)),
+        "shown": len(values),
     }
 
 

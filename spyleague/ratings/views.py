@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+from typing import Any
+
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -8,7 +11,13 @@ from pairing.ratings import PROVISIONAL_SIGMA
 
 from ..clubs.models import Club
 from ..tournaments.models import League
-from .selectors import leaderboard
+from .selectors import leader_lines, leaderboard_rows
+
+# Players on a page of the leaderboard; the page is read with the SQL's LIMIT and OFFSET.
+BOARD_PER_PAGE = 100
+# The clubs and seasons offered in the filters: the viewer's own clubs (and the one shown).
+CLUBS_OFFERED = 50
+LEAGUES_OFFERED = 100
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
@@ -22,20 +31,33 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
         if (request.GET.get("league") or "").isdecimal()  # not isdigit: "²" is no id (it was a 500)
         else None
     )
-    rows = leaderboard(
-        game=game, club=club.slug if club else None, league=league.pk if league else None, limit=100
+    board: dict[str, Any] = {
+        "game": game,
+        "club": club.slug if club else None,
+        "league": league.pk if league else None,
+    }
+    rows = leaderboard_rows(**board)
+    # ``page`` as the address gives it: out of range or not a number, the nearest page.
+    page = Paginator(rows, BOARD_PER_PAGE).get_page(request.GET.get("page"))
+    clubs = list(
+        Club.objects.filter(memberships__player__user_id=request.user.pk).order_by("name")[:CLUBS_OFFERED]
+        if request.user.is_authenticated
+        else []
     )
+    if club is not None and club not in clubs:
+        clubs.insert(0, club)
     return render(
         request,
         "ratings/leaderboards.html",
         {
             "games": games(),
             "game": game,
-            "rows": rows,
+            "page": page,
+            "rows": leader_lines(list(page.object_list), offset=page.start_index() - 1, **board),
             "club": club,
             "league": league,
-            "clubs": Club.objects.order_by("name"),
-            "leagues": League.objects.filter(club=club).order_by("-starts") if club else [],
+            "clubs": clubs,
+            "leagues": League.objects.filter(club=club).order_by("-starts")[:LEAGUES_OFFERED] if club else [],
             "provisional_sigma": PROVISIONAL_SIGMA,
         },
     )

@@ -350,6 +350,8 @@ class Standing(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings")
     entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="standings")
+    # A knockout's place (by the stage reached first); 0 in the other formats, whose place is
+    # worked out as the rows are read (``standings.standings_ranked``).
     rank = models.PositiveIntegerField()
     points = models.FloatField(default=0)
     game_points = models.FloatField(default=0)
@@ -360,6 +362,9 @@ class Standing(models.Model):
     # None: stored before these figures were kept (the next update then recomputes the event).
     sonneborn_berger = models.FloatField(null=True, blank=True)
     buchholz_cut1 = models.FloatField(null=True, blank=True)
+    # Among the players tied before it; None where head to head is not among the tiebreaks (or
+    # the row was stored before it was kept: the next update then recomputes the event).
+    head_to_head = models.FloatField(null=True, blank=True)
     tiebreaks = models.JSONField(default=list, blank=True)
     after_round = models.PositiveSmallIntegerField(default=0)
 

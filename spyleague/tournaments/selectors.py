@@ -8,7 +8,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    FloatField,
+    IntegerField,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    Window,
+)
+from django.db.models.functions import Rank
+from django.db.models.functions import Round as Round_
 
 from ..core.models import Job
 from .models import Entrant, Event, Round, Seat, Standing, Table
@@ -32,7 +48,7 @@ class StandingLine:
 
 
 STANDING_COLUMNS = (
-    "rank",
+    "place",
     "entrant__player__name",
     "entrant__player_id",
     "entrant_id",
@@ -69,7 +85,9 @@ def _line(row: Sequence[Any]) -> StandingLine:
 
 def _stored_standings(event: Event) -> QuerySet[Standing]:
     """The stored rows in standings order (ties by name, then by entry)."""
-    return Standing.objects.filter(event=event).order_by("rank", "entrant__player__name", "entrant_id")
+    from .standings import standings_ranked
+
+    return standings_ranked(event).order_by("place", "entrant__player__name", "entrant_id")
 
 
 def _computed_standings(event: Event) -> list[StandingLine]:
@@ -103,6 +121,58 @@ def _computed_standings(event: Event) -> list[StandingLine]:
     return sorted(lines, key=lambda line: (line.rank, line.name, line.entrant_id))
 
 
+def _nothing_scored(event: Event) -> bool:
+    """No result confirmed and no bye in a round that counts: everyone is level on nothing."""
+    return (
+        not Table.objects.filter(Q(status=Table.Status.CONFIRMED) | Q(is_bye=True), round__event=event)
+        .exclude(round__status=Round.Status.DRAFT)
+        .exists()
+    )
+
+
+def _level_standings(event: Event) -> QuerySet[Entrant, tuple[Any, ...]]:
+    """The standings before anything is scored, as stored rows would say them: every entrant
+    first equal on nothing, by name. A query, so that a page of it is a LIMIT."""
+    zero, nothing = Value(0.0, output_field=FloatField()), Value(0, output_field=IntegerField())
+    return (
+        Entrant.objects.filter(event=event)
+        .order_by("player__name", "pk")
+        .values_list(
+            Value(1, output_field=IntegerField()),
+            "player__name",
+            "player_id",
+            "pk",
+            zero,
+            zero,
+            zero,
+            nothing,
+            nothing,
+            nothing,
+            "dropped_after",
+            zero,
+            zero,
+        )
+    )
+
+
+def standings_rows(*, event: Event) -> QuerySet[Any, tuple[Any, ...]] | list[StandingLine]:
+    """The standings in their order, to be paged: a query of the stored rows (or, before anything
+    is scored, of the entrants), so that a page reads only its rows. While results are in and
+    the standings have not been stored yet (a moment after the first confirmation), the list
+    worked out on the spot."""
+    rows = _stored_standings(event).values_list(*STANDING_COLUMNS)
+    if rows.exists() or not Entrant.objects.filter(event=event).exists():
+        return rows
+    if _nothing_scored(event):
+        return _level_standings(event)
+    return _computed_standings(event)
+
+
+def standing_line(row: Sequence[Any] | StandingLine) -> StandingLine:
+    """A row of ``standings_rows`` as a line."""
+    return row if isinstance(row, StandingLine) else _line(row)
+
+
 def standings_get(*, event: Event) -> list[StandingLine]:
     """The whole stored standings (one query); computed on the spot if they were never stored."""
     rows = list(_stored_standings(event).values_list(*STANDING_COLUMNS))
@@ -132,6 +202,8 @@ def standings_page(
     whatever the number of players: a count, the page, the entrant's line and its place."""
     rows = _stored_standings(event)
     if not rows.exists() and Entrant.objects.filter(event=event).exists():
+        if _nothing_scored(event):
+            return _level_page(event=event, page=page, entrant=entrant, per_page=per_page)
         everyone = _computed_standings(event)
         computed = Paginator(everyone, per_page).get_page(page)
         at = next((i for i, line in enumerate(everyone) if line.entrant_id == entrant), None)
@@ -141,15 +213,38 @@ def standings_page(
     shown = Paginator(rows.values_list(*STANDING_COLUMNS), per_page).get_page(page)
     out = StandingsPage(shown, [_line(row) for row in shown.object_list])
     if entrant is not None:
-        row = rows.filter(entrant_id=entrant).values_list(*STANDING_COLUMNS).first()
+        mine = my_standing(event=event, entrant=entrant)
+        if mine is not None:
+            out.mine, ahead = mine
+            out.my_page = ahead // per_page + 1
+    return out
+
+
+def my_standing(*, event: Event, entrant: int) -> tuple[StandingLine, int] | None:
+    """The entrant's stored line, with its place, and how many lines come before it (None while
+    they have no row). A filter on one row would leave the place's window only that row to
+    rank: the place is counted instead (``standings.standings_ahead``)."""
+    from .standings import standings_ahead
+
+    found = standings_ahead(event, entrant)
+    row = Standing.objects.filter(event=event, entrant_id=entrant).values_list(*STANDING_COLUMNS[1:]).first()
+    if found is None or row is None:
+        return None
+    place, ahead = found
+    return _line((place, *row)), ahead
+
+
+def _level_page(*, event: Event, page: Any, entrant: int | None, per_page: int) -> StandingsPage:
+    """A page of the level standings (nothing scored yet), and the entrant's line and page."""
+    level = _level_standings(event)
+    shown = Paginator(level, per_page).get_page(page)
+    out = StandingsPage(shown, [_line(row) for row in shown.object_list])
+    if entrant is not None:
+        row = level.filter(pk=entrant).first()
         if row is not None:
             out.mine = _line(row)
-            rank, name = row[0], row[1]
-            ahead = rows.filter(
-                Q(rank__lt=rank)
-                | Q(rank=rank, entrant__player__name__lt=name)
-                | Q(rank=rank, entrant__player__name=name, entrant_id__lt=entrant)
-            ).count()
+            name = row[1]
+            ahead = level.filter(Q(player__name__lt=name) | Q(player__name=name, pk__lt=entrant)).count()
             out.my_page = ahead // per_page + 1
     return out
 
@@ -185,6 +280,12 @@ def round_tables(*, rnd: Round) -> QuerySet[Table]:
     return (
         Table.objects.filter(round=rnd).order_by("number").prefetch_related(Prefetch("seats", queryset=seats))
     )
+
+
+def rounds_listed(*, event: Event) -> QuerySet[Round]:
+    """The event's rounds in order, each with ``table_count``, their tables not read (the API
+    pages a round's tables at ``round_tables``)."""
+    return event.round_set.annotate(table_count=Count("tables")).order_by("number")
 
 
 def rounds_get(*, event: Event) -> QuerySet[Round]:
@@ -278,6 +379,56 @@ def league_table(*, league: Any) -> list[LeagueLine]:
         out.append(LeagueLine(rank, name, player, points, events, games, wins, byes))
         previous = key
     return out
+
+
+def league_line(row: dict[str, Any] | LeagueLine) -> LeagueLine:
+    """A row of ``league_table_rows`` as a line."""
+    if isinstance(row, LeagueLine):
+        return row
+    return LeagueLine(
+        row["rank"],
+        row["name"],
+        row["player"],
+        row["total"],
+        row["events"],
+        row["played"],
+        row["outright"],
+        row["given"],
+    )
+
+
+def league_table_rows(*, league: Any) -> QuerySet[Any] | list[LeagueLine]:
+    """The season's table (``league_table``) as a query to be paged: the sums of its events'
+    stored standings by player, ranked by the database (a window function), so that a page
+    reads only its rows. While an event of the season has results but no stored standings yet
+    (a moment after its first confirmation), the table worked out whole by ``league_table``."""
+    played = [Round.Status.PUBLISHED, Round.Status.COMPLETE]
+    scored = Table.objects.filter(round__event=OuterRef("pk"), round__status__in=played).filter(
+        Q(status=Table.Status.CONFIRMED) | Q(is_bye=True)
+    )
+    waiting = (
+        Event.objects.filter(league=league)
+        .exclude(Exists(Standing.objects.filter(event=OuterRef("pk"))))
+        .filter(Exists(scored))
+    )
+    if waiting.exists():
+        return league_table(league=league)
+    ranked_by = (Round_(F("total"), 9).desc(), F("outright").desc())
+    return (
+        Standing.objects.filter(event__league=league)
+        .filter(Q(games__gt=0) | Q(byes__gt=0))  # entered, never played: not in the season's table
+        .values(player=F("entrant__player_id"))
+        .annotate(
+            name=Min("entrant__player__name"),
+            total=Sum("points"),
+            events=Count("event_id"),
+            played=Sum("games"),
+            outright=Sum("wins"),
+            given=Sum("byes"),
+        )
+        .annotate(rank=Window(Rank(), order_by=ranked_by))
+        .order_by(*ranked_by, "name", "player")
+    )
 
 
 @dataclass

@@ -162,7 +162,10 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     soon as the change is saved. A standings job is queued as well, so that one already running
     with the old settings does not leave its order behind.
     """
+    from .standings import standings_lock
+
     require_organiser(user=user, event=event)
+    standings_lock(event)  # before the event's lock: its standings are re-ranked here (core.locks)
     event = _locked(event)
     changed = {field: value for field, value in changes.items() if getattr(event, field) != value}
     problems: dict[str, str] = {}
@@ -1352,8 +1355,16 @@ def round_pair_queue(*, event: Event, user: Any) -> Job:
 
 @atomic_retrying
 def table_result_apply(*, result: Any) -> None:
-    """Copy a confirmed result's places and scores onto its table's seats (the event's lock
-    first, then the table's: see ``core.locks``)."""
+    """Copy a confirmed result's places and scores onto its table's seats, then bring the round,
+    the event and the standings up to date.
+
+    Confirmations of different tables run side by side until their standings: the table's own
+    lock first, then the event's standings lock, under which the round is marked complete when
+    this was its last table (the confirmation before has committed by then, so the last one
+    sees every other table confirmed), the event finished when this result decides it, and the
+    standings updated (the order of ``core.locks``)."""
+    from .standings import standings_lock
+
     table = table_locked(result.table_id)
     lines = {line.player_id: line for line in result.lines.all()}
     seats = list(table.seats.select_related("entrant"))
@@ -1370,7 +1381,10 @@ def table_result_apply(*, result: Any) -> None:
         result.source
     ]
     table.save(update_fields=["status", "source"])
-    rnd = table.round
+    event = table.round.event
+    standings_lock(event)
+    rnd = Round.objects.select_for_update(no_key=True).get(pk=table.round_id)
+    rnd.event = event
     if (
         not rnd.tables.exclude(status=Table.Status.CONFIRMED).exists()
         and rnd.status == Round.Status.PUBLISHED
@@ -1379,22 +1393,25 @@ def table_result_apply(*, result: Any) -> None:
         rnd.save(update_fields=["status"])
     # Every format ends by itself with the result that decides it (a final's tie, once
     # corrected, decides it too).
-    event = rnd.event
     if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
-        event.status = Event.Status.FINISHED
-        event.save(update_fields=["status"])
-    standings_apply(event=table.round.event, entrants=[s.entrant_id for s in seats])
+        event = lock_event(event.pk)
+        if event.status != Event.Status.FINISHED:
+            event.status = Event.Status.FINISHED
+            event.save(update_fields=["status"])
+    standings_apply(event=event, entrants=[s.entrant_id for s in seats])
 
 
 def table_locked(table_id: int) -> Table:
-    """A tournament table's row, locked after its event's (the order of ``core.locks``); its
-    round and event come with it."""
-    event_id = Table.objects.filter(pk=table_id).values_list("round__event_id", flat=True).first()
-    if event_id is None:
+    """A tournament table's row, locked (its result's lock: see ``core.locks``); its round and
+    event come with it. Refused in words when the table's draft was discarded meanwhile."""
+    table = (
+        Table.objects.select_for_update(no_key=True)
+        .select_related("round__event")
+        .filter(pk=table_id)
+        .first()
+    )
+    if table is None:
         raise Conflict("This table's round was discarded meanwhile.")
-    event = lock_event(event_id)
-    table = Table.objects.select_for_update(no_key=True).select_related("round").get(pk=table_id)
-    table.round.event = event
     return table
 
 

@@ -1,18 +1,24 @@
 """An event's stored standings, kept equal to what ``standings_compute`` gives from its results.
 
-Two ways to bring them up to date, both under the event's lock (``job_lock("standings:<id>")``),
+A row holds a player's figures and the value of every tiebreak (head to head too). Their place
+is not stored: ``standings_ranked`` works it out as the rows are read, in SQL, from those
+values (a knockout's place, by the stage reached first, is stored: its rows are always worked
+out whole). So a confirmation writes only the rows whose figures change, not the hundreds whose
+place moves by one when a table's winner climbs past them.
+
+Two ways to bring the rows up to date, both under the event's lock (``job_lock("standings:<id>")``),
 so that two of them never write the same rows at once:
 
 - ``standings_store``: the whole event computed in memory (``pairing.standings``), then only the
   rows that differ from the stored ones written. The full recompute, after a change of the
   event's settings or a new round's byes.
 - ``standings_apply``: after the results of a few players changed (a table's result confirmed or
-  corrected), only what those results touch is worked out again from the seats: those players'
-  own figures, and the opponents' average of everyone who ever met one of them. Every other
-  player's figures are read from the stored rows, which hold exactly what the full computation
-  gives (it is the same arithmetic in the same order), then everyone is ranked in memory and the
-  rows that changed are written: the figures of those few dozen players, and the rank of whoever
-  moved. A 1,000-player event thus reads a few hundred seats instead of every seat of the event.
+  corrected), only what those results touch is worked out again from the seats, with the same
+  pieces of ``pairing.standings`` (so the floats are the same to the last bit): those players'
+  own figures (and those of the round's byes, whose game score is the round's average), the
+  opponents' figures of everyone who ever met one of them, and the head-to-head value of
+  whoever changed group before it and of those of their opponents in their old or new group.
+  Every other player's figures are read from the stored rows.
 
 The property test in ``tests/web/tournaments/test_scale.py`` compares the two over random
 sequences of confirmations, corrections and byes.
@@ -20,6 +26,7 @@ sequences of confirmations, corrections and byes.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -27,6 +34,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
+from django.db.models import F, FloatField, IntegerField, Q, QuerySet, Value, Window
+from django.db.models.functions import Cast, Coalesce, Rank
+from django.db.models.functions import Round as DbRound
 
 from games import game_info
 from pairing.standings import (
@@ -36,9 +46,10 @@ from pairing.standings import (
     StandingsRow,
     TableResult,
     Tiebreak,
+    head_to_head,
     opponent_figures,
     own_figures,
-    rank_figures,
+    prefix_key,
     round_average,
     shown_tiebreaks,
     table_meetings,
@@ -54,14 +65,14 @@ from .models import Entrant, Event, Round, Seat, Standing, Table
 class _Stored:
     pk: int | None
     # (rank, points, game_points, opponents_average, wins, games, byes, sonneborn_berger,
-    # buchholz_cut1, tiebreaks); None: no row
+    # buchholz_cut1, head_to_head, tiebreaks); None: no row
     values: tuple[Any, ...] | None
     after_round: int | None
 
 
 def _figures_of(values: tuple[Any, ...]) -> Figures:
     """A stored row's figures (its ``values`` as ``_stored`` reads them)."""
-    _, points, game_points, average, wins, games, byes, sonneborn_berger, buchholz_cut1, _ = values
+    _, points, game_points, average, wins, games, byes, sonneborn_berger, buchholz_cut1, _, _ = values
     return Figures(points, game_points, wins, games, byes, average, sonneborn_berger, buchholz_cut1)
 
 
@@ -69,9 +80,12 @@ def standings_lock(event: Event) -> None:
     job_lock(f"standings:{event.pk}")
 
 
-def _stored(event: Event, *, tiebreaks: bool = True) -> dict[int, _Stored]:
-    """Every entrant of the event with its stored row, if any (one query). Without ``tiebreaks``
-    the rows' tiebreak values are not read (None): decoding them is most of the read."""
+def _stored(
+    event: Event, *, tiebreaks: bool = True, entrants: Collection[int] | None = None
+) -> dict[int, _Stored]:
+    """Every entrant of the event (or those of ``entrants``) with its stored row, if any (one
+    query). Without ``tiebreaks`` the rows' tiebreak values are not read (None): decoding them is
+    most of the read."""
     out: dict[int, _Stored] = {}
     columns = [
         "pk",
@@ -85,13 +99,17 @@ def _stored(event: Event, *, tiebreaks: bool = True) -> dict[int, _Stored]:
         "standings__byes",
         "standings__sonneborn_berger",
         "standings__buchholz_cut1",
+        "standings__head_to_head",
         "standings__after_round",
     ]
     if tiebreaks:
         columns.append("standings__tiebreaks")
-    for row in Entrant.objects.filter(event=event).order_by().values_list(*columns):
-        entrant, pk, *values = row[:11]
-        after, shown = row[11], row[12] if tiebreaks else None
+    query = Entrant.objects.filter(event=event)
+    if entrants is not None:
+        query = query.filter(pk__in=list(entrants))
+    for row in query.order_by().values_list(*columns):
+        entrant, pk, *values = row[:12]
+        after, shown = row[12], row[13] if tiebreaks else None
         out[entrant] = _Stored(pk, (*values, shown) if pk is not None else None, after)
     return out
 
@@ -103,7 +121,7 @@ def _after_round(rounds: Iterable[tuple[int, int, str]]) -> int:
 @atomic_retrying
 def standings_store(*, event: Event, progress: Callable[[int, int, str], None] | None = None) -> int:
     """Compute the whole event's standings and write the rows that differ. Returns the row count."""
-    from .services import _rounds_data, standings_compute
+    from .services import KNOCKOUT_FORMATS, _rounds_data, standings_compute
 
     report = progress or (lambda done, total, message: None)
     standings_lock(event)
@@ -111,6 +129,8 @@ def standings_store(*, event: Event, progress: Callable[[int, int, str], None] |
     data = _rounds_data(event)
     report(1, 3, "Ranking")
     rows = standings_compute(event, data)
+    if event.format not in KNOCKOUT_FORMATS:
+        rows = tuple(dataclasses.replace(r, rank=0) for r in rows)  # placed as read
     after = max((rnd.number for rnd, _, _ in data if rnd.status == Round.Status.COMPLETE), default=0)
     report(2, 3, "Saving the standings")
     _write(event, rows, after, _stored(event))
@@ -121,6 +141,13 @@ def standings_store(*, event: Event, progress: Callable[[int, int, str], None] |
 def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     """Bring the stored standings up to date after the results of ``entrants`` changed (their
     table's result was confirmed or corrected). Returns the number of rows written.
+
+    What it works out again is what those results touch: the figures of those players (and of
+    the players on a bye in their tables' rounds, whose game score is the round's average), the
+    opponents' figures of everyone who met one of them, and the head-to-head value of whoever
+    changed group before that tiebreak and of those they met in their old or new group. So a
+    confirmation costs about the same at 1,000 players as at 24: the rows it works out and
+    writes are those few dozen players' (the places are read, not stored: ``standings_ranked``).
 
     Falls back to ``standings_store`` when the stored rows cannot be trusted to hold the rest
     (an entrant who has results but no row yet: the standings were never stored; rows stored
@@ -134,7 +161,8 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         # halves its field every round, so it stays small where it costs).
         return standings_store(event=event)
     standings_lock(event)
-    stored = _stored(event, tiebreaks=False)
+    tiebreaks: tuple[Tiebreak, ...] = tuple(event.tiebreaks or DEFAULT_TIEBREAKS)  # type: ignore[arg-type]
+    with_h2h = "head_to_head" in tiebreaks
     rounds = list(
         Round.objects.filter(event=event)
         .exclude(status=Round.Status.DRAFT)
@@ -142,12 +170,17 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         .values_list("pk", "number", "status")
     )
     number_of = {pk: number for pk, number, _ in rounds}
-    missing = [e for e, row in stored.items() if row.values is None]
-    if missing and Seat.objects.filter(entrant_id__in=missing, table__round_id__in=list(number_of)).exists():
-        return standings_store(event=event)
-    if any(row.values is not None and None in row.values[7:9] for row in stored.values()):
-        return standings_store(event=event)
-    changed = set(entrants) & stored.keys()
+    rowless = list(Entrant.objects.filter(event=event, standings__isnull=True).values_list("pk", flat=True))
+    if rowless and Seat.objects.filter(entrant_id__in=rowless, table__round_id__in=list(number_of)).exists():
+        return standings_store(event=event)  # results, but no row: the standings were never stored
+    unkept = Q(sonneborn_berger__isnull=True) | Q(buchholz_cut1__isnull=True)
+    if Standing.objects.filter(
+        unkept | Q(head_to_head__isnull=True) if with_h2h else unkept, event=event
+    ).exists():
+        return standings_store(event=event)  # rows stored before a figure was kept
+    changed = set(entrants) & set(
+        Entrant.objects.filter(event=event, pk__in=list(entrants)).values_list("pk", flat=True)
+    )
 
     # The seats of every table the changed players sat at; then, since those tables' rounds have
     # a new average game score, the players on a bye in them are changed too; then the tables of
@@ -161,6 +194,101 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     opponents = {s[0] for t in tables.values() if not t.is_bye for s in t.seats} - changed
     tables.update(_tables(opponents, number_of))
     scheme, bye = points_scheme(event), bye_scoring(event)
+    meetings, bye_rounds = _meetings(tables, scheme)
+    averages = _round_averages({r for e in changed for r in bye_rounds.get(e, ())})
+    # The stored rows of everyone at those tables (the opponents' opponents among them), and
+    # more as the head to head below asks.
+    stored = _stored(
+        event, tiebreaks=False, entrants={s[0] for t in tables.values() for s in t.seats} | set(rowless)
+    )
+    figures: dict[int, Figures] = {}
+
+    def read(players: Collection[int]) -> None:
+        wanted = [p for p in players if p not in stored]
+        if wanted:
+            stored.update(_stored(event, tiebreaks=False, entrants=wanted))
+        for p in players:
+            row = stored.get(p)
+            if p not in figures and row is not None:
+                figures[p] = Figures() if row.values is None else _figures_of(row.values)
+
+    for entrant in changed:
+        byes = [averages[r] for r in bye_rounds.get(entrant, ())]
+        figures[entrant] = own_figures(meetings.get(entrant, []), byes, scheme, bye)
+    read(list(stored))
+    points = {p: f.points for p, f in figures.items()}
+    rewrite = changed | opponents
+    for entrant in rewrite:
+        opponent_figures(figures[entrant], meetings.get(entrant, []), points)
+
+    lowest_wins = game_info(event.game).lowest_wins
+    h2h: dict[int, float | None] = {}
+    if with_h2h:
+        # Head to head counts within the group tied before it: it changes for whoever changed
+        # group, and for everyone who met one of them (they joined or left that one's group).
+        keys: dict[int, tuple[float, ...]] = {}
+
+        def key(p: int) -> tuple[float, ...]:
+            found = keys.get(p)
+            if found is None:
+                read([p])
+                found = keys[p] = prefix_key(figures[p], tiebreaks, lowest_wins)
+            return found
+
+        was = {
+            p: None
+            if stored[p].values is None
+            else prefix_key(_figures_of(stored[p].values), tiebreaks, lowest_wins)  # type: ignore[arg-type]
+            for p in rewrite
+        }
+        # Of those who met a player who changed group, only the ones in that player's old or new
+        # group count them in their head to head.
+        met_moved = {
+            o
+            for p in rewrite
+            if key(p) != was[p]
+            for m in meetings.get(p, [])
+            for o, _ in m.opponents
+            if o not in rewrite and key(o) in (key(p), was[p])
+        }
+        if met_moved:
+            more, _ = _meetings(_tables(met_moved, number_of), scheme)
+            for p in met_moved:
+                meetings[p] = more.get(p, [])
+            read({o for p in met_moved for m in meetings[p] for o, _ in m.opponents})
+        rewrite |= met_moved
+        for p in rewrite | set(rowless):
+            outcomes: dict[int, list[int]] = {}
+            for m in meetings.get(p, []):
+                for other, theirs in m.opponents:
+                    outcomes.setdefault(other, []).append((theirs > m.place) - (theirs < m.place))
+            h2h[p] = head_to_head(p, outcomes, {o for o in outcomes if key(o) == key(p)})
+    after = _after_round(rounds)
+    new: list[Standing] = []
+    whole: list[tuple[Any, ...]] = []
+    for player in rewrite | set(rowless):
+        f = figures[player]
+        row = stored[player]
+        mine = h2h.get(player) if with_h2h else None
+        values: dict[Tiebreak, dict[int, float]] = {
+            tb: {player: tiebreak_value(f, tb, lowest_wins)} for tb in tiebreaks if tb != "head_to_head"
+        }
+        if with_h2h:
+            values["head_to_head"] = {player: float(mine or 0.0)}
+        shown = [list(pair) for pair in shown_tiebreaks(player, tiebreaks, values, lowest_wins)]
+        rank = row.values[0] if row.values is not None else 0
+        line = (rank, *_line(f), mine, shown)
+        if row.values is None:
+            new.append(_standing(event, player, line, after))
+        else:
+            whole.append((row.pk, *line))
+    return _save(event, after, stored, new=new, whole=whole, moved=[])
+
+
+def _meetings(
+    tables: dict[int, _Table], scheme: Any
+) -> tuple[dict[int, list[Meeting]], dict[int, list[int]]]:
+    """Each player's counted tables as meetings, and the rounds of their byes, from ``tables``."""
     meetings: dict[int, list[Meeting]] = {}
     bye_rounds: dict[int, list[int]] = {}
     for table in tables.values():
@@ -170,56 +298,78 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         elif table.counts:
             for entrant, meeting in table_meetings(_result(table), scheme):
                 meetings.setdefault(entrant, []).append(meeting)
-    averages = _round_averages({r for e in changed for r in bye_rounds.get(e, ())})
+    return meetings, bye_rounds
 
-    figures: dict[int, Figures] = {}
-    for entrant, row in stored.items():
-        if entrant not in changed:
-            figures[entrant] = Figures() if row.values is None else _figures_of(row.values)
-    for entrant in changed:
-        byes = [averages[r] for r in bye_rounds.get(entrant, ())]
-        figures[entrant] = own_figures(meetings.get(entrant, []), byes, scheme, bye)
-    points = {p: f.points for p, f in figures.items()}
-    for entrant in changed | opponents:
-        opponent_figures(figures[entrant], meetings.get(entrant, []), points)
 
-    def against(players: Collection[int]) -> dict[int, dict[int, list[int]]]:
-        return _against(players, number_of)
+# Each tiebreak's column.
+_COLUMN = {
+    "tournament_points": "points",
+    "game_points": "game_points",
+    "opponents_average": "opponents_average",
+    "wins": "wins",
+    "head_to_head": "head_to_head",
+    "buchholz_cut1": "buchholz_cut1",
+    "sonneborn_berger": "sonneborn_berger",
+}
 
-    tiebreaks: tuple[Tiebreak, ...] = tuple(event.tiebreaks or DEFAULT_TIEBREAKS)  # type: ignore[arg-type]
+
+def _sort_keys(event: Event) -> list[tuple[str, Any, bool]]:
+    """The standings' sort keys, best first: (name, the value in billionths rounded, whether
+    higher is better), one per tiebreak (game points the lowest first where the lowest wins)."""
+    from .services import DEFAULT_TIEBREAKS
+
     lowest_wins = game_info(event.game).lowest_wins
-    ranks, values, rounded = rank_figures(
-        figures, tiebreaks=tiebreaks, lowest_wins=lowest_wins, against=against
+    keys = []
+    for tb in event.tiebreaks or DEFAULT_TIEBREAKS:
+        billionths = DbRound(Cast(Coalesce(F(_COLUMN[tb]), 0.0), FloatField()) * Value(1e9))
+        keys.append((f"key_{tb}", billionths, not (tb == "game_points" and lowest_wins)))
+    return keys
+
+
+def standings_ranked(event: Event) -> QuerySet[Any]:
+    """The event's stored rows, each with its ``place``: worked out as they are read, in SQL,
+    from the tiebreak values (RANK() over them: players level on every tiebreak share a place,
+    the values compared to 9 decimals, in billionths, as ``pairing.standings`` compares them),
+    so that a confirmation writes only the rows whose figures change. A knockout's place is its
+    stored rank (by the stage reached first, worked out whole). Unordered: order by ``place``.
+    (Filter these rows on a column and the window sees only what is left: for one row's place
+    and what comes before it, ``standings_ahead``.)"""
+    from .services import KNOCKOUT_FORMATS
+
+    rows = Standing.objects.filter(event=event)
+    if event.format in KNOCKOUT_FORMATS:
+        return rows.annotate(place=F("rank"))
+    order = [key.desc() if higher else key.asc() for _, key, higher in _sort_keys(event)]
+    if not order:
+        return rows.annotate(place=Value(1, output_field=IntegerField()))
+    return rows.annotate(place=Window(Rank(), order_by=order))
+
+
+def standings_ahead(event: Event, entrant: int) -> tuple[int, int] | None:
+    """The entrant's place, and how many rows come before theirs in the standings' order (place,
+    then name, then entry): counted in SQL, two queries whatever the number of players. None
+    while the entrant has no row."""
+    from .services import KNOCKOUT_FORMATS
+
+    rows = Standing.objects.filter(event=event)
+    if event.format in KNOCKOUT_FORMATS:
+        keys: list[tuple[str, Any, bool]] = [("key_rank", F("rank"), False)]
+    else:
+        keys = _sort_keys(event)
+    keyed = rows.annotate(**{name: value for name, value, _ in keys}, name=F("entrant__player__name"))
+    mine = keyed.filter(entrant_id=entrant).values(*(name for name, _, _ in keys), "name").first()
+    if mine is None:
+        return None
+    better = Q(pk__in=[])
+    level = Q()
+    for name, _, higher in keys:
+        better |= level & Q(**{f"{name}__{'gt' if higher else 'lt'}": mine[name]})
+        level &= Q(**{name: mine[name]})
+    place = 1 + keyed.filter(better).count()
+    before_in_place = keyed.filter(level).filter(
+        Q(name__lt=mine["name"]) | Q(name=mine["name"], entrant_id__lt=entrant)
     )
-    # Rows written whole: those whose figures were worked out again, and those whose head-to-head
-    # value may have changed with them (players tied with one of them before that tiebreak, before
-    # or after). Every other row keeps its figures and tiebreak values; at most its rank moves.
-    rewrite = changed | opponents
-    if "head_to_head" in tiebreaks:
-        before = tiebreaks[: tiebreaks.index("head_to_head")]
-        columns = [rounded[tb] for tb in before]
-        keys = {tuple(column[e] for column in columns) for e in rewrite}
-        for e in rewrite:  # and where they were before
-            if stored[e].values is not None:
-                was = _figures_of(stored[e].values)  # type: ignore[arg-type]
-                keys.add(tuple(round(tiebreak_value(was, tb, lowest_wins), 9) for tb in before))
-        rewrite = rewrite | {p for p in figures if tuple(column[p] for column in columns) in keys}
-    after = _after_round(rounds)
-    new: list[Standing] = []
-    whole: list[tuple[Any, ...]] = []
-    moved: list[tuple[Any, ...]] = []
-    for player, f in figures.items():
-        row = stored[player]
-        if row.values is None or player in rewrite:
-            shown = [list(pair) for pair in shown_tiebreaks(player, tiebreaks, values, lowest_wins)]
-            line = (ranks[player], *_line(f), shown)
-            if row.values is None:
-                new.append(_standing(event, player, line, after))
-            else:
-                whole.append((row.pk, *line))
-        elif ranks[player] != row.values[0]:
-            moved.append((row.pk, ranks[player]))
-    return _save(event, after, stored, new=new, whole=whole, moved=moved)
+    return place, place - 1 + before_in_place.count()
 
 
 def _line(f: Figures | StandingsRow) -> tuple[Any, ...]:
@@ -335,7 +485,7 @@ def _write(event: Event, rows: Sequence[StandingsRow], after: int, stored: dict[
     whole: list[tuple[Any, ...]] = []
     moved: list[tuple[Any, ...]] = []
     for r in rows:
-        line = (r.rank, *_line(r), [[name, value] for name, value in r.tiebreaks])
+        line = (r.rank, *_line(r), r.head_to_head, [[name, value] for name, value in r.tiebreaks])
         old = stored.get(r.player)
         if old is None or old.pk is None or old.values is None:
             new.append(_standing(event, r.player, line, after))
@@ -363,8 +513,7 @@ def _save(
     (the last complete round). Returns how many rows were written."""
     if gone:
         Standing.objects.filter(pk__in=gone).delete()
-    if any(old.pk is not None and old.after_round != after for old in stored.values()):
-        Standing.objects.filter(event=event).exclude(after_round=after).update(after_round=after)
+    Standing.objects.filter(event=event).exclude(after_round=after).update(after_round=after)
     _update(whole, FIGURES)
     _update(moved, FIGURES[:1])
     Standing.objects.bulk_create(new, batch_size=2000)
@@ -374,9 +523,19 @@ def _save(
 def _standing(
     event: Event, entrant: int, values: tuple[Any, ...], after: int, pk: int | None = None
 ) -> Standing:
-    rank_, points, game_points, average, wins, games, byes, sonneborn_berger, buchholz_cut1, tiebreaks = (
-        values
-    )
+    (
+        rank_,
+        points,
+        game_points,
+        average,
+        wins,
+        games,
+        byes,
+        sonneborn_berger,
+        buchholz_cut1,
+        h2h,
+        tiebreaks,
+    ) = values
     return Standing(
         pk=pk,
         event=event,
@@ -390,6 +549,7 @@ def _standing(
         byes=byes,
         sonneborn_berger=sonneborn_berger,
         buchholz_cut1=buchholz_cut1,
+        head_to_head=h2h,
         tiebreaks=tiebreaks,
         after_round=after,
     )
@@ -406,6 +566,7 @@ FIGURES = (
     ("byes", "integer"),
     ("sonneborn_berger", "double precision"),
     ("buchholz_cut1", "double precision"),
+    ("head_to_head", "double precision"),
     ("tiebreaks", "jsonb"),
 )
 

@@ -11,30 +11,31 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import game_info
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
+from ..core.cache import with_csrf
 from ..core.inputs import Refused, finite_number, found, reasons, refused_page
 from ..core.words import ordinal
 from ..scores import services as results
 from ..scores.checks import Problem, sheet_extras
 from ..scores.forms import REASON_MAX, sheet_values
 from ..scores.models import Result
-from . import services
+from . import event_parts, services
 from .forms import EventForm, LeagueForm
 from .models import Entrant, Event, League, Round, Table
 from .qr import qr_svg
 from .selectors import (
     check_in_count,
     current_round,
-    draft_notes,
     entrants_get,
     event_jobs,
-    league_table,
-    my_table,
+    league_line,
+    league_table_rows,
     names_at_tables,
     round_tables,
     rounds_counted,
@@ -105,9 +106,15 @@ def league_create(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/league_create.html", {"form": form, "club": club})
 
 
+LEAGUE_PER_PAGE = 100  # players on a page of a league's table
+
+
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League.objects.select_related("club"), pk=pk)
     from ..ratings.selectors import leaderboard
+
+    table = Paginator(league_table_rows(league=league), LEAGUE_PER_PAGE).get_page(request.GET.get("page"))
+    table.object_list = [league_line(row) for row in table.object_list]
 
     return render(
         request,
@@ -115,7 +122,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "league": league,
             "events": league.events.order_by("starts", "created"),
-            "table": league_table(league=league),
+            "table": table,
             "ratings": leaderboard(game=league.game, league=league.pk, limit=20) if league.game else [],
             "is_organiser": has_club_role(user=request.user, club=league.club, role=Role.ORGANISER),
         },
@@ -124,72 +131,70 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 # The event page shows the standings, the tables of one round and the entrants a page at a time
 # (``?page=``, ``?round=`` with ``?tables=``, ``?entrants=``), so its size and its queries do not
-# grow with the number of players; a player's own table and standings line come first.
-TABLES_PER_PAGE = 40
-ENTRANTS_PER_PAGE = 50
+# grow with the number of players; a player's own table and standings line come first. Those
+# three parts are rendered once per version of the event and kept (``event_parts``); the page
+# around them (the viewer's table and line, their forms) is the viewer's own, every time.
 
 
-def _my_entry(request: HttpRequest, event: Event) -> Entrant | None:
-    me = getattr(request.user, "player", None)
-    return None if me is None else Entrant.objects.filter(event=event, player=me).first()
+def _viewer(request: HttpRequest) -> int | None:
+    """The viewer's player, if they have one (a visitor has none)."""
+    me = getattr(request.user, "player", None) if request.user.is_authenticated else None
+    return None if me is None else me.pk
+
+
+def _standings_html(event: Event, standings: str, own: Any, asked: Any) -> str:
+    """The kept standings part with the viewer's own row marked and, when their line is on
+    another page, the button that leads there."""
+    mine = own.mine if own else None
+    link = ""
+    if (
+        mine is not None
+        and mine.page is not None
+        and mine.page != event_parts.page_shown(asked.page, mine.count)
+    ):
+        query = asked.query()
+        query["page"] = str(mine.page)
+        href = f"?{query.urlencode()}"
+        fragment = reverse("tournaments:standings", args=[event.pk]) + href
+        link = format_html(
+            '<a class="btn small" href="{}#me" hx-get="{}" hx-target="#standings" hx-swap="outerHTML" '
+            'hx-push-url="{}">My line</a>',
+            href,
+            fragment,
+            href,
+        )
+    marked = event_parts.marked_mine(standings, own.entry.pk if own else None)
+    return marked.replace("<!--my-line-->", link, 1)
 
 
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     is_organiser = has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
-    rounds = rounds_counted(event=event)
-    current = current_round(rounds)
-    # The round whose tables are shown: the one asked for, else the one being played (a draft is
-    # the organisers' alone: the others see the latest published round).
-    visible = rounds if is_organiser else [r for r in rounds if r.status != Round.Status.DRAFT]
-    asked = request.GET.get("round")
-    shown = next((r for r in visible if str(r.number) == asked), None)
-    if shown is None:
-        shown = current if current in visible else (visible[-1] if visible else None)
-    tables = None
-    if shown is not None and (shown.status != Round.Status.DRAFT or is_organiser):
-        tables = Paginator(round_tables(rnd=shown), TABLES_PER_PAGE).get_page(request.GET.get("tables"))
-        if shown.status == Round.Status.DRAFT:  # the swap form lists every player of the draft
-            full = rounds_get(event=event).get(pk=shown.pk)
-            rounds[rounds.index(shown)] = full
-            full.table_count = shown.table_count  # type: ignore[attr-defined]
-            shown = full
-    my_entry = _my_entry(request, event)
-    standings = standings_page(
-        event=event, page=request.GET.get("page"), entrant=my_entry.pk if my_entry else None
-    )
+    kind = event_parts.ORGANISER if is_organiser else event_parts.PUBLIC
+    asked = event_parts.Asked.of(request, organiser=is_organiser)
+    parts = event_parts.event_parts(event=event, kind=kind, asked=asked, player=_viewer(request))
+    own = parts.pop("own")
+    mine = own.mine if own else None
     context: dict[str, Any] = {
         "event": event,
-        "rounds": rounds,
-        "current": current,
-        "shown": shown,
-        "tables": tables,
-        "standings": standings,
-        "my_place": ordinal(standings.mine.rank) if standings.mine else None,
-        "entrants": Paginator(entrants_get(event=event), ENTRANTS_PER_PAGE).get_page(
-            request.GET.get("entrants")
-        ),
+        "parts": {name: mark_safe(with_csrf(html, request)) for name, html in parts.items()},
+        "standings_html": mark_safe(_standings_html(event, parts["standings"], own, asked)),
+        "query": asked.query(),
+        "mine": mine,
+        "my_place": ordinal(mine.line.rank) if mine and mine.line else None,
         "is_organiser": is_organiser,
-        "is_scorer": has_club_role(user=request.user, club=event.club, role=Role.SCORER),
-        "my_entry": my_entry,
-        "my_table": my_table(event=event, entrant=my_entry.pk) if my_entry else None,
-        "jobs": event_jobs(event=event) if is_organiser else [],
-        "scoring": _scoring(event),
+        "my_entry": own.entry if own else None,
+        "my_table": own.table if own else None,
     }
-    if is_organiser and event.status != Event.Status.FINISHED:
-        context["pair_blocker"] = services.pair_blocker(event=event)
-        context["pair_who"] = services.pair_who(event=event)
-    if is_organiser:
+    if is_organiser:  # the section that runs the event: the organisers' own, read every time
+        rounds = rounds_counted(event=event)
+        context["rounds"] = rounds
+        context["current"] = current_round(rounds)
+        context["jobs"] = event_jobs(event=event)
+        if event.status != Event.Status.FINISHED:
+            context["pair_blocker"] = services.pair_blocker(event=event)
+            context["pair_who"] = services.pair_who(event=event)
         context.update(_candidates(request, event))
-        context["check_in_open"] = services.self_check_in_closed(event=event) is None
-        context["not_checked_in"] = Entrant.objects.filter(
-            event=event, dropped_after=None, checked_in=False
-        ).count()
-        draft = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
-        if draft is not None:
-            context["draft_notes"] = draft_notes(notes=draft.notes)
-        if shown is not None and shown.status == Round.Status.DRAFT:
-            context.update(_swap_from(request, shown))
     return render(request, "tournaments/event.html", context)
 
 
@@ -219,31 +224,17 @@ def _candidates(request: HttpRequest, event: Event) -> dict[str, Any]:
     }
 
 
-def _swap_from(request: HttpRequest, draft: Round) -> dict[str, Any]:
-    """The player tapped first on the draft (``?swap=<entrant id>``): the next tap swaps them
-    with another (without JavaScript, each tap is a page). Anything but a player of the draft is
-    no player: nobody is tapped."""
-    raw = request.GET.get("swap") or ""
-    seats = {s.entrant_id: s.entrant.player.name for t in draft.tables.all() for s in t.seats.all()}
-    picked = int(raw) if raw.isdecimal() and len(raw) <= 18 else None
-    if picked not in seats:
-        return {}
-    return {"swap_from": picked, "swap_from_name": seats[picked]}
-
-
 def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     """A page of the standings alone: what the event page's pager fetches with htmx."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
-    my_entry = _my_entry(request, event)
-    context = {
-        "event": event,
-        "my_entry": my_entry,
-        "standings": standings_page(
-            event=event, page=request.GET.get("page"), entrant=my_entry.pk if my_entry else None
-        ),
-        "scoring": _scoring(event),
-    }
-    return render(request, "tournaments/event.html#standings", context)
+    is_organiser = has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
+    kind = event_parts.ORGANISER if is_organiser else event_parts.PUBLIC
+    asked = event_parts.Asked.of(request, organiser=is_organiser)
+    parts = event_parts.event_parts(
+        event=event, kind=kind, asked=asked, player=_viewer(request), only=("standings",)
+    )
+    html = _standings_html(event, parts["standings"], parts["own"], asked)
+    return render(request, "tournaments/event.html#standings", {"standings_html": mark_safe(html)})
 
 
 def _scoring(event: Event) -> dict[str, Any]:

@@ -3,18 +3,23 @@ deploys it (gunicorn with uvicorn workers), a Celery worker and beat, each a pro
 can stop, kill and start again.
 
 Each test gets a database of its own: a fresh PostgreSQL database when the server on
-127.0.0.1:5432 answers (``FAULTS_POSTGRES`` overrides the address), else a SQLite file. Nothing
-here waits on time for its own sake: every start waits until the service answers.
+127.0.0.1:5432 answers (``FAULTS_POSTGRES`` overrides the address), else a SQLite file; or, for a
+test that stops the database itself, a PostgreSQL cluster of its own (``Postgres``: initdb'd in a
+directory of its own, on a port of its own, trust authentication), which it can stop and start
+again. Nothing here waits on time for its own sake: every start waits until the service answers.
 """
 
 from __future__ import annotations
 
+import glob
 import os
+import pwd
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -51,6 +56,15 @@ def wait_until(check: Callable[[], Any], *, timeout: float, what: str, every: fl
 
 def have_redis_server() -> bool:
     return shutil.which("redis-server") is not None
+
+
+def postgres_bin() -> Path | None:
+    """The directory of PostgreSQL's server programs (initdb, pg_ctl): Debian's, the newest."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(Path(p).parent.name or 0))
+    for candidate in [*reversed(found), *(str(Path(w).parent) for w in [shutil.which("pg_ctl")] if w)]:
+        if (Path(candidate) / "initdb").exists() and (Path(candidate) / "pg_ctl").exists():
+            return Path(candidate)
+    return None
 
 
 def postgres_answers() -> bool:
@@ -143,11 +157,81 @@ class Redis(Process):
             return s.recv(16).startswith(b"+PONG")
 
 
+class Postgres:
+    """A PostgreSQL cluster of a test's own, which the test can stop and start again (a real
+    outage: ``pg_ctl stop -m fast`` ends every connection, and the port then refuses new ones).
+
+    PostgreSQL will not run as root: as root, its programs run as the ``postgres`` user, in a
+    directory that user owns (pytest's own temporary directory is root's alone).
+    """
+
+    def __init__(self) -> None:
+        bin_dir = postgres_bin()
+        assert bin_dir is not None, "PostgreSQL's server programs are not installed"
+        self.bin = bin_dir
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="spyleague-faults-pg-"))
+        self.data = self.dir / "data"
+        self.log = self.dir / "postgres.log"
+        self.user: pwd.struct_passwd | None = None
+        if os.geteuid() == 0:
+            self.user = pwd.getpwnam("postgres")
+            os.chown(self.dir, self.user.pw_uid, self.user.pw_gid)
+
+    def _run(self, *args: str, timeout: float = 60) -> None:
+        extra: dict[str, Any] = {}
+        if self.user is not None:
+            extra = {"user": self.user.pw_uid, "group": self.user.pw_gid, "extra_groups": []}
+        done = subprocess.run(
+            [str(self.bin / args[0]), *args[1:]],
+            cwd=self.dir,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={k: v for k, v in os.environ.items() if not k.startswith("PG")},
+            **extra,
+        )
+        assert done.returncode == 0, f"{' '.join(args)}: {done.stdout}{done.stderr}"
+
+    def init(self) -> None:
+        self._run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+
+    def start(self) -> None:
+        """Start the server and wait until it takes connections."""
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.dir} -c fsync=off"
+        )
+        data, log = str(self.data), str(self.log)
+        self._run("pg_ctl", "-D", data, "-l", log, "-o", options, "-w", "-t", "60", "start")
+
+    def stop(self, mode: str = "fast") -> None:
+        """Stop the server: "fast" ends every session at once, as a restart or a crash of the
+        database's host does for its clients; returns when it has stopped."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "-t", "60", "stop")
+
+    @property
+    def running(self) -> bool:
+        return (self.data / "postmaster.pid").exists()
+
+    def url(self, name: str = "postgres") -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
+
+    def remove(self) -> None:
+        if self.running:
+            with suppress(AssertionError, subprocess.TimeoutExpired):
+                self.stop("immediate")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace") if self.log.exists() else ""
+
+
 class Site:
     """A database, a Redis, and the processes of a deployment around them."""
 
-    def __init__(self, tmp: Path) -> None:
+    def __init__(self, tmp: Path, postgres: Postgres | None = None) -> None:
         self.tmp = tmp
+        self.postgres = postgres
         self.redis = Redis(tmp)
         self.database = ""
         self.pg_name = ""
@@ -157,7 +241,15 @@ class Site:
 
     def set_up(self) -> None:
         self.redis.start()
-        if postgres_answers():
+        if self.postgres is not None:
+            import psycopg
+
+            self.postgres.init()
+            self.postgres.start()
+            with psycopg.connect(self.postgres.url(), autocommit=True) as conn:
+                conn.execute('CREATE DATABASE "spyleague"')
+            self.database = self.postgres.url("spyleague")
+        elif postgres_answers():
             import psycopg
 
             self.pg_name = f"spyleague_faults_{uuid.uuid4().hex[:10]}"
@@ -296,6 +388,8 @@ class Site:
         for process in reversed(self.processes):
             process.stop(kill=True)
         self.redis.stop(kill=True)
+        if self.postgres is not None:
+            self.postgres.remove()
         if self.pg_name:
             import psycopg
 
@@ -303,12 +397,15 @@ class Site:
                 conn.execute(f'DROP DATABASE IF EXISTS "{self.pg_name}" WITH (FORCE)')
 
     def logs(self) -> str:
-        return "\n".join(f"--- {p.name} ---\n{p.output()[-4000:]}" for p in [*self.processes, self.redis])
+        parts = [f"--- {p.name} ---\n{p.output()[-4000:]}" for p in [*self.processes, self.redis]]
+        if self.postgres is not None:
+            parts.append(f"--- postgres ---\n{self.postgres.output()[-4000:]}")
+        return "\n".join(parts)
 
 
 @contextmanager
-def site(tmp: Path) -> Iterator[Site]:
-    s = Site(tmp)
+def site(tmp: Path, postgres: Postgres | None = None) -> Iterator[Site]:
+    s = Site(tmp, postgres)
     try:
         s.set_up()
         yield s

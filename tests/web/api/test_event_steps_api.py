@@ -14,6 +14,7 @@ from spyleague.ratings.models import Rating, RatingPoint
 from spyleague.scores.services import EntryLine, result_confirm, result_correct, result_enter
 from spyleague.tournaments import services
 from spyleague.tournaments.models import Entrant, Event, Round, Standing
+from spyleague.tournaments.standings import standings_ranked
 from tests.web.tournaments.helpers import make_event, play_one_table, play_round
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +33,11 @@ def test_a_draft_round_is_read_by_the_organisers_alone_and_discarded_by_them(
     assert api_client.delete(url).status_code == 404
     api_client.force_authenticate(organiser)
     draft = api_client.get(url).json()
-    assert draft["status"] == "draft" and len(draft["tables"]) == 2
+    assert draft["status"] == "draft" and draft["table_count"] == 2
+    assert api_client.get(f"{url}tables/").json()["count"] == 2
+    api_client.force_authenticate(stranger)
+    assert api_client.get(f"{url}tables/").status_code == 404  # nor are its tables
+    api_client.force_authenticate(organiser)
     assert api_client.delete(url).status_code == 204
     assert not Round.objects.filter(event=event).exists()
     assert api_client.get(url).status_code == 404
@@ -214,7 +219,7 @@ def test_a_new_tiebreak_order_ranks_the_stored_standings_at_once(
     play_one_table(event, organiser, {"Bob": (33, 1), "Cy": (30, 2), "Ann": (0, 3)})
 
     def stored() -> list[str]:
-        rows = Standing.objects.filter(event=event).order_by("rank", "pk")
+        rows = standings_ranked(Event.objects.get(pk=event.pk)).order_by("place", "pk")  # as saved
         return list(rows.values_list("entrant__player__name", flat=True))
 
     assert stored() == ["Bob", "Cy", "Ann"]  # Ann and Cy on 2 points: Cy's 30 game points first

@@ -58,8 +58,10 @@ def test_create_register_pair_publish_enter_confirm_and_read_standings(
     api_client.force_authenticate(organiser)
     published = api_client.post(f"/api/events/{event['id']}/rounds/1/publish/").json()
     assert published["status"] == "published"
+    tables = api_client.get(f"/api/events/{event['id']}/rounds/1/tables/").json()
+    assert tables["count"] == published["table_count"] == len(tables["results"])
 
-    for table in published["tables"]:
+    for table in tables["results"]:
         if table["is_bye"]:
             continue
         seats = table["seats"]

@@ -266,6 +266,7 @@ def build_world() -> World:
             path = {"id": str(e.pk), "number": str(rnd.number)}
             for method in ("GET", "DELETE"):
                 world.add(method, "/api/events/{id}/rounds/{number}/", path=path)
+            world.add("GET", "/api/events/{id}/rounds/{number}/tables/", path=path)
             world.add("POST", "/api/events/{id}/rounds/{number}/publish/", path=path)
             seated = [s.entrant_id for t in rnd.tables.all() for s in t.seats.all()]
             for a, b in itertools.pairwise(seated):

@@ -596,6 +596,21 @@ op(
 ROUND = "/api/events/{id}/rounds/{number}/"
 op("GET", ROUND, "the running event's published round", lambda w: {"id": w.open.pk, "number": 1}, PUBLIC)
 op("GET", ROUND, "the cup's draft", CUP_DRAFT, row(HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 200))
+ROUND_TABLES = "/api/events/{id}/rounds/{number}/tables/"
+op(
+    "GET",
+    ROUND_TABLES,
+    "the tables of the running event's published round",
+    lambda w: {"id": w.open.pk, "number": 1},
+    PUBLIC,
+)
+op(
+    "GET",
+    ROUND_TABLES,
+    "the tables of the cup's draft",
+    CUP_DRAFT,
+    row(HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 200),
+)
 op(
     "DELETE",
     ROUND,

@@ -19,6 +19,7 @@ from spyleague.core.models import Job
 from spyleague.scores.services import EntryLine, result_confirm, result_enter
 from spyleague.tournaments import services
 from spyleague.tournaments.models import Event, Round, Standing
+from spyleague.tournaments.standings import standings_ranked
 
 from .helpers import distinct_scores, pairs_of, repeats_said
 
@@ -141,7 +142,7 @@ def test_a_24_player_swiss_at_tables_of_4_runs_and_is_finished_by_hand(
     assert client.post(reverse("tournaments:finish", args=[event.pk])).status_code == 302
     event.refresh_from_db()
     assert event.status == Event.Status.FINISHED
-    rows = list(Standing.objects.filter(event=event).order_by("rank").select_related("entrant__player"))
+    rows = list(standings_ranked(event).order_by("place", "pk").select_related("entrant__player"))
     assert len(rows) == 24 and all(r.games == 5 for r in rows)
     assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
     log.append(f"finished by hand; top: {rows[0].entrant.player.name} with {rows[0].points:g} points")

@@ -14,7 +14,8 @@ from django.urls import reverse
 from pairing.standings import TIEBREAKS
 from spyleague.clubs.models import Player
 from spyleague.tournaments import services
-from spyleague.tournaments.models import Event, Standing
+from spyleague.tournaments.models import Event
+from spyleague.tournaments.standings import standings_ranked
 
 from .helpers import make_event, play_one_table, settings_post
 
@@ -30,7 +31,7 @@ def shown_order(page: str) -> list[str]:
 
 
 def stored(event: Event) -> list[str]:
-    rows = Standing.objects.filter(event=event).order_by("rank", "pk")
+    rows = standings_ranked(Event.objects.get(pk=event.pk)).order_by("place", "pk")  # as saved
     return list(rows.values_list("entrant__player__name", flat=True))
 
 

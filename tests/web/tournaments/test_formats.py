@@ -16,6 +16,7 @@ from spyleague.clubs.models import Membership, Player, Role
 from spyleague.scores.services import EntryLine, result_confirm, result_correct, result_enter
 from spyleague.tournaments import services
 from spyleague.tournaments.models import Entrant, Event, Round, Table
+from spyleague.tournaments.standings import standings_ranked
 
 from .helpers import entrant, make_event, pairs_of, play_round, repeats_said
 
@@ -56,7 +57,6 @@ def test_heats_of_24_at_tables_of_4_top_2_play_to_a_final_of_6(club: Any, organi
 
 def test_a_knockout_is_ranked_by_the_stage_reached_then_the_place_there(club: Any, organiser: Any) -> None:
     """The final's winner is first even when another finalist scored more points on the way."""
-    from spyleague.tournaments.models import Standing
 
     disagreements = 0
     for seed in range(4):
@@ -65,11 +65,11 @@ def test_a_knockout_is_ranked_by_the_stage_reached_then_the_place_there(club: An
         while event.status != Event.Status.FINISHED:
             rounds.append(play_round(event, organiser, random.Random(seed * 10 + len(rounds))))
             event.refresh_from_db()
-        rows = list(Standing.objects.filter(event=event).order_by("rank", "pk"))
+        rows = list(standings_ranked(event).order_by("place", "pk"))
         final = rounds[-1].tables.get(is_bye=False)
         by_place = [s.entrant_id for s in final.seats.order_by("place")]
         assert [r.entrant_id for r in rows[: len(by_place)]] == by_place
-        assert [r.rank for r in rows[:4]] == [1, 2, 3, 4]
+        assert [r.place for r in rows[:4]] == [1, 2, 3, 4]
         # Then those out at the second stage, then those out in the first heats.
         second = {s.entrant_id for t in rounds[1].tables.all() for s in t.seats.all()} - set(by_place)
         assert {r.entrant_id for r in rows[4:8]} == second
@@ -459,13 +459,14 @@ def test_heats_with_shorter_tables_and_a_draft_that_follows_a_drop_through_the_a
         )
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert api_client.post(f"/api/events/{event.pk}/pair/").status_code == 202
-    draft = api_client.get(f"/api/events/{event.pk}/rounds/1/").json()
-    assert sorted((len(t["seats"]) for t in draft["tables"]), reverse=True) == [4, 4, 4, 3, 3]
-    leaving = draft["tables"][0]["seats"][0]["entrant"]
+    tables = api_client.get(f"/api/events/{event.pk}/rounds/1/tables/").json()["results"]
+    assert sorted((len(t["seats"]) for t in tables), reverse=True) == [4, 4, 4, 3, 3]
+    leaving = tables[0]["seats"][0]["entrant"]
     assert api_client.post(f"/api/events/{event.pk}/entrants/{leaving}/drop/").status_code == 200
     draft = api_client.get(f"/api/events/{event.pk}/rounds/1/").json()
-    assert leaving not in {s["entrant"] for t in draft["tables"] for s in t["seats"]}
-    assert sorted((len(t["seats"]) for t in draft["tables"]), reverse=True) == [4, 4, 3, 3, 3]
+    tables = api_client.get(f"/api/events/{event.pk}/rounds/1/tables/").json()["results"]
+    assert leaving not in {s["entrant"] for t in tables for s in t["seats"]}
+    assert sorted((len(t["seats"]) for t in tables), reverse=True) == [4, 4, 3, 3, 3]
     assert draft["notes"][0].endswith("dropped out.")
     with TestCase.captureOnCommitCallbacks(execute=True):
         assert api_client.post(f"/api/events/{event.pk}/rounds/1/publish/").status_code == 200

@@ -1,0 +1,298 @@
+"""Pages that many read and few change, kept rendered under keys that carry version numbers.
+
+On the day of a big event a thousand phones reload its page, and the page changes only when a
+result is confirmed, a round is published or a player enters or drops. So the heavy parts of
+such pages (an event's standings, its round's tables, its entrants) are rendered once per
+version and kept in the ``default`` cache (Redis, shared by every web process), and the page
+puts them together with what is the viewer's own (their table, their line, their forms).
+
+Versions. Each event has a version number in the cache (``event:<id>``), and the site has one
+(``site``) for what every page may show of another thing (a player's or a club's name). A write
+adds one to the version of what it changed (``event_changed``, ``site_changed``); a key of a
+rendered part holds the versions it was rendered at, so a write never looks for what to
+invalidate: the next reader asks for a key nobody has rendered yet, and the parts of older
+versions are never asked for again and expire (``PART_SECONDS``). Every service that changes an
+event's state, its rounds, tables, entrants or standings takes the event's lock first
+(``core.locks.lock_event``), and the lock says the event changed, so no write is forgotten.
+
+A version is bumped at once *and* when the transaction commits: the bump at commit is the one
+that matters (a reader who renders between the two renders what was committed before, under the
+version in between, which nobody asks for after the commit); the bump at once makes the change
+visible to the rest of the same transaction (and to tests, whose transactions never commit).
+
+What a part may hold. A part is rendered from the thing's state and the viewer's *kind* (a
+visitor, one of the club's organisers...), never from the request: no session, no user, no
+CSRF token, no nonce. Where a part holds a form, its CSRF token is a mark (``CSRF_MARK``) that
+``with_csrf`` replaces with the viewer's own token; what is the viewer's own is rendered by the
+page around the part, every time.
+
+Fails open, like the throttle: a cache that is away or slow (half a second at most, then left
+alone for a few seconds, ``queue.Outage``) means the parts are rendered for each reader, as
+without a cache; a bump that could not be made is made by the next call that reaches the cache
+(and the parts expire anyway). Without Redis (one process, the local default) the pages are not
+cached unless ``SPYLEAGUE_PAGE_CACHE`` says so: each process would keep versions of its own.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends import redis as django_redis
+from django.db import transaction
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
+
+from .queue import REDIS
+
+log = logging.getLogger(__name__)
+
+CACHE = "default"
+PART_SECONDS = 60  # a rendered part is kept this long (its version moves on long before, usually)
+VERSION_SECONDS = 7 * 24 * 3600  # a version number is kept this long (then starts afresh)
+PAGES = REDIS  # a cache that timed out is left alone for a while, as is the rest of Redis
+# Stands for the viewer's CSRF token in a rendered part (``with_csrf`` puts the token in).
+CSRF_MARK = "csrf-token-of-the-viewer"
+
+_pending: set[str] = set()  # bumps that could not reach the cache yet
+_pending_lock = threading.Lock()
+
+
+def enabled() -> bool:
+    return bool(getattr(settings, "SPYLEAGUE_PAGE_CACHE", False))
+
+
+def _fresh() -> int:
+    """A first version number no earlier version of the same name can have held: the time in
+    nanoseconds (a version found missing, evicted or never set, starts again from here)."""
+    return time.time_ns()
+
+
+def _version_key(name: str) -> str:
+    return f"v:{name}"
+
+
+def _reach[T](call: Callable[[], T], default: T) -> T:
+    """``call()`` on the cache, or ``default`` when it is away (logged; a slow failure leaves the
+    cache alone for a while). Bumps that failed before are made first."""
+    if PAGES.ongoing():
+        return default
+    started = time.monotonic()
+    try:
+        if _pending:
+            _flush_pending()
+        return call()
+    except Exception as exc:  # never fail a page for its cache: render it instead
+        log.warning("The page cache could not be reached (%s); pages are rendered for each reader.", exc)
+        PAGES.failed(started=started)
+        return default
+
+
+def _flush_pending() -> None:
+    with _pending_lock:
+        names = list(_pending)
+        _pending.clear()
+    try:
+        _bump(names)
+    except Exception:
+        with _pending_lock:
+            _pending.update(names)
+        raise
+
+
+def _bump(names: Iterable[str]) -> None:
+    cache = caches[CACHE]
+    for name in names:
+        key = _version_key(name)
+        try:
+            cache.incr(key)
+        except ValueError:  # not there (never set, or expired): a version no earlier one had
+            cache.set(key, _fresh(), VERSION_SECONDS)
+
+
+def _bump_reaching(names: Iterable[str]) -> None:
+    """Bump now if the cache can be reached; else as soon as a later call reaches it."""
+    names = list(names)
+
+    def call() -> bool:
+        _bump(names)
+        return True
+
+    if not _reach(call, False):
+        with _pending_lock:
+            _pending.update(names)
+
+
+class _AtCommit:
+    """The bump a transaction makes when it commits (one per savepoint and name)."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = frozenset(names)
+
+    def __call__(self) -> None:
+        _bump_reaching(self.names)
+
+
+def changed(*names: str) -> None:
+    """The things called ``names`` changed: add one to their versions, now and at commit.
+
+    Within one transaction (one savepoint of it) each name is bumped once however many rows
+    change: the bumps it will make at commit are read from the transaction's own list."""
+    if not enabled():
+        return
+    connection = transaction.get_connection()
+    if not connection.in_atomic_block:
+        _bump_reaching(names)
+        return
+    here = set(connection.savepoint_ids)
+    already: set[str] = set()
+    for savepoints, call, _robust in connection.run_on_commit:
+        if isinstance(call, _AtCommit) and savepoints == here:
+            already |= call.names
+    todo = [name for name in names if name not in already]
+    if todo:
+        _bump_reaching(todo)
+        transaction.on_commit(_AtCommit(todo))
+
+
+def event_changed(event_id: int) -> None:
+    """The event's state changed: itself, its rounds, pairings or entrants."""
+    changed(f"event:{event_id}")
+
+
+def results_changed(event_id: int) -> None:
+    """A result of the event changed its tables and standings (a confirmation, a correction,
+    the standings recomputed): what its entrants' list shows did not change."""
+    changed(f"results:{event_id}")
+
+
+def site_changed() -> None:
+    """Something every page may show changed (a player's or a club's name)."""
+    changed("site")
+
+
+def versions(*names: str) -> dict[str, str] | None:
+    """The current versions of ``names`` (one call to the cache); None when pages are not cached
+    now (the cache is off, or away)."""
+    if not enabled():
+        return None
+
+    def call() -> dict[str, str]:
+        cache = caches[CACHE]
+        keys = {_version_key(name): name for name in names}
+        found = cache.get_many(list(keys))
+        missing = [key for key in keys if key not in found]
+        if missing:
+            for key in missing:
+                cache.add(key, _fresh(), VERSION_SECONDS)
+            found.update(cache.get_many(missing))  # ours, or another process's that came first
+        return {name: str(found[key]) for key, name in keys.items()}
+
+    return _reach(call, None)
+
+
+def stamp(*names: str) -> str | None:
+    """The current versions of ``names`` as one string for a key (see ``versions``)."""
+    found = versions(*names)
+    return None if found is None else ".".join(found[name] for name in names)
+
+
+def parts(keys: Mapping[str, str] | None, render: Mapping[str, Callable[[], Any]]) -> dict[str, Any]:
+    """Each part of a page: ``render[name]()``, kept under ``keys[name]`` (a key that holds the
+    versions the part depends on). All of them are read in one call to the cache, and only the
+    missing ones are rendered and stored. ``keys`` None: render them all (pages not cached now)."""
+    if keys is None:
+        return {name: make() for name, make in render.items()}
+    wanted = {f"part:{keys[name]}": name for name in render}
+    found = _reach(lambda: caches[CACHE].get_many(list(wanted)), None)
+    if found is None:
+        return {name: make() for name, make in render.items()}
+    out: dict[str, Any] = {}
+    fresh: dict[str, Any] = {}
+    for key, name in wanted.items():
+        if key in found:
+            out[name] = found[key]
+        else:
+            out[name] = fresh[key] = render[name]()
+    if fresh:
+        _reach(lambda: caches[CACHE].set_many(fresh, PART_SECONDS), None)
+    return out
+
+
+# --- rows rendered once: a memo whose key is everything the row shows -------------------------
+
+ROWS_KEPT = 10_000  # rows a process keeps rendered (the least recently shown go first)
+_ROWS: OrderedDict[tuple[str, tuple[Any, ...]], SafeString] = OrderedDict()
+_ROWS_LOCK = threading.Lock()
+
+
+def row(template: str, values: tuple[Any, ...]) -> SafeString:
+    """``template`` (a row of a list: a line of the standings, a table of a round) rendered with
+    ``{"row": values}`` and nothing else (a form's CSRF token is ``CSRF_MARK``, see
+    ``with_csrf``): the values are the whole of its input, so they are its
+    key, and a row rendered once is never wrong later. Kept in this process's memory, the
+    ``ROWS_KEPT`` most recently shown; a part's rows are thus rendered only when they change,
+    whichever version of the part asks."""
+    key = (template, values)
+    with _ROWS_LOCK:
+        html = _ROWS.get(key)
+        if html is not None:
+            _ROWS.move_to_end(key)
+            return html
+    context = {"row": values, "csrf_token": CSRF_MARK}  # a form's token: the viewer's, put in later
+    html = mark_safe(get_template(template).render(context))  # (the template escapes)
+    with _ROWS_LOCK:
+        _ROWS[key] = html
+        while len(_ROWS) > ROWS_KEPT:
+            _ROWS.popitem(last=False)
+    return html
+
+
+def with_csrf(html: str, request: HttpRequest) -> str:
+    """A rendered part with the viewer's own CSRF token where it has ``CSRF_MARK``."""
+    if CSRF_MARK not in html:
+        return html
+    return html.replace(CSRF_MARK, get_token(request))
+
+
+# --- one pool of Redis connections a process -------------------------------------------------
+
+
+_POOLS: dict[tuple[str, str], Any] = {}
+_POOLS_LOCK = threading.Lock()
+
+
+class _PooledClient(django_redis.RedisCacheClient):
+    """Django's Redis cache client, whose connections come from one pool per server and options
+    in the process. Django keeps a cache object per thread, and under ASGI every request runs in
+    a thread of its own: with Django's own client each request opened a connection of its own
+    (a TCP connection, HELLO and SELECT before its first command) and left it to the garbage
+    collector."""
+
+    def _get_connection_pool(self, write: bool) -> Any:
+        client: Any = self  # (Django's client has no type hints)
+        server = client._servers[client._get_connection_pool_index(write)]
+        options = client._pool_options
+        key = (server, repr(sorted(options.items(), key=lambda kv: kv[0])))
+        with _POOLS_LOCK:
+            pool = _POOLS.get(key)
+            if pool is None:
+                pool = _POOLS[key] = client._pool_class.from_url(server, **options)
+        return pool
+
+
+class RedisCache(django_redis.RedisCache):
+    """``django.core.cache.backends.redis.RedisCache``, its connections pooled per process (the
+    site's ``CACHES`` on Redis use it)."""
+
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
+        super().__init__(server, params)
+        self._class = _PooledClient

@@ -1,0 +1,473 @@
+"""The event page's heavy parts, rendered once per version of the event (``core.cache``).
+
+The page of a big event is read by everyone in the room, over and over, and changes when a
+result is confirmed, a round published, a player entered: its standings (a page of them), its
+round's tables (a page of them) and its entrants (a page of them) are rendered here from the
+event's state and the viewer's *kind* alone, and kept under keys that carry the event's version
+(and the site's, for names). What is the viewer's own (their table and line, "you are 2nd", the
+forms with their CSRF token) is put in by the page around them (``tournaments.views``).
+
+The kinds: ``organiser`` (the club's organisers see the draft round, its swaps and the buttons
+that run the event) and ``public`` (everyone else: visitors, players, the event's own entrants).
+A part never depends on the request: the parameters it shows are read from the address once,
+as whole numbers (``Asked``), and its links are built from those alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.db.models import QuerySet
+from django.http import HttpRequest, QueryDict
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
+
+from ..core import cache
+from . import selectors
+from .models import Entrant, Event, Round, Seat, Standing, Table
+from .selectors import (
+    StandingLine,
+    current_round,
+    draft_notes,
+    my_standing,
+    round_tables,
+    rounds_counted,
+    rounds_get,
+    standings_page,
+)
+
+STANDINGS_PER_PAGE = selectors.STANDINGS_PER_PAGE
+TABLES_PER_PAGE = 40
+ENTRANTS_PER_PAGE = 50
+ORGANISER, PUBLIC = "organiser", "public"
+KEPT_NUMBERS = 500  # the pages, rounds and pages of tables whose parts are kept (see ``Asked.kept``)
+TEMPLATE = "tournaments/event.html"
+
+
+def _whole(raw: str | None) -> int | None:
+    """A page or round number as the address gives it: a whole number of up to 5 digits, else
+    nothing (the first page, the current round), so that no address makes a key of its own."""
+    return int(raw) if raw and raw.isdecimal() and len(raw) <= 5 else None
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the address asks the parts to show: ``page`` of the standings, ``round`` and its page
+    of ``tables``, ``entrants``' page; ``swap``: the player an organiser tapped first on a draft."""
+
+    page: int | None = None
+    round: int | None = None
+    tables: int | None = None
+    entrants: int | None = None
+    swap: int | None = None
+
+    @classmethod
+    def of(cls, request: HttpRequest, *, organiser: bool) -> Asked:
+        get = request.GET
+        swap = _whole(get.get("swap")) if organiser else None
+        return cls(
+            _whole(get.get("page")),
+            _whole(get.get("round")),
+            _whole(get.get("tables")),
+            _whole(get.get("entrants")),
+            swap,
+        )
+
+    def kept(self) -> bool:
+        """Whether the parts of this address are kept: the page as it opens, or one page, round
+        or page of tables asked for (of the first ``KEPT_NUMBERS``). So that no address makes keys
+        of its own without end, any other address is rendered for its reader and not kept."""
+        asked = [value for value in (self.page, self.round, self.tables, self.entrants, self.swap) if value]
+        return len(asked) <= 1 and all(value <= KEPT_NUMBERS for value in asked)
+
+    def query(self) -> QueryDict:
+        """The address's parameters the parts' links keep (``{% querystring query ... %}``)."""
+        query = QueryDict(mutable=True)
+        for name in ("page", "round", "tables", "entrants", "swap"):
+            value = getattr(self, name)
+            if value is not None:
+                query[name] = str(value)
+        return query
+
+
+def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
+    """Each part's key: the versions it depends on, the viewer's kind, what the address asks.
+
+    A result confirmed or corrected moves the event's results on (its tables and standings),
+    not the event: its entrants' list, which no result changes, is rendered again only when the
+    event changes (an entry, a drop, a check-in, a round, its settings)."""
+    found = cache.versions("site", f"event:{event.pk}", f"results:{event.pk}") if asked.kept() else None
+    if found is None:
+        return None
+    # The event's creation time: an id used again (SQLite may reuse a deleted row's) is another key.
+    base = f"event:{event.pk}.{event.created.timestamp():.6f}:{found['site']}.{found[f'event:{event.pk}']}"
+    results = found[f"results:{event.pk}"]
+    # Each part's links keep every parameter of the address (``Asked.query``): all are in its key.
+    asked_key = f"{asked.page}:{asked.round}:{asked.tables}:{asked.entrants}:{asked.swap}"
+    return {
+        "standings": f"{base}.{results}:standings:{asked_key}",  # the same for every kind of viewer
+        "rounds": f"{base}.{results}:rounds:{kind}:{asked_key}",
+        "entrants": f"{base}:entrants:{kind}:{asked_key}",
+    }
+
+
+def _render(part: str, context: dict[str, Any]) -> SafeString:
+    context = {**context, "csrf_token": cache.CSRF_MARK}
+    return mark_safe(get_template(f"{TEMPLATE}#{part}").render(context))
+
+
+def _standing(line: StandingLine, show_bh1: bool, show_sb: bool) -> tuple[Any, ...]:
+    """What a line of the standings shows (``standing_row``), in its order."""
+    return (
+        line.entrant_id,
+        line.rank,
+        line.player_id,
+        line.name,
+        line.dropped,
+        line.byes,
+        line.points,
+        line.game_points,
+        line.opponents_average,
+        line.buchholz_cut1,
+        line.sonneborn_berger,
+        line.wins,
+        line.games,
+        show_bh1,
+        show_sb,
+    )
+
+
+def render_standings(event: Event, asked: Asked) -> SafeString:
+    from .views import _scoring
+
+    standings = standings_page(event=event, page=asked.page, per_page=STANDINGS_PER_PAGE)
+    show_bh1, show_sb = "buchholz_cut1" in event.tiebreaks, "sonneborn_berger" in event.tiebreaks
+    rows = [
+        cache.row(f"{TEMPLATE}#standing_row", _standing(line, show_bh1, show_sb)) for line in standings.lines
+    ]
+    context = {
+        "event": event,
+        "standings": standings,
+        "rows": rows,
+        "scoring": _scoring(event),
+        "query": asked.query(),
+    }
+    return _render("standings_table", context)
+
+
+def render_rounds(event: Event, kind: str, asked: Asked) -> SafeString:
+    organiser = kind == ORGANISER
+    rounds = rounds_counted(event=event)
+    current = current_round(rounds)
+    # The round whose tables are shown: the one asked for, else the one being played (a draft is
+    # the organisers' alone: the others see the latest published round).
+    visible = rounds if organiser else [r for r in rounds if r.status != Round.Status.DRAFT]
+    shown = next((r for r in visible if r.number == asked.round), None)
+    if shown is None:
+        shown = current if current in visible else (visible[-1] if visible else None)
+    tables: Any = None  # a page of the published round's tables (as rows), or of the draft's
+    context: dict[str, Any] = {}
+    if shown is not None and shown.status != Round.Status.DRAFT:
+        tables = Paginator(_tables(shown), TABLES_PER_PAGE).get_page(asked.tables)
+        context["table_rows"] = _table_rows(event, list(tables.object_list))
+    elif shown is not None and organiser:
+        tables = Paginator(round_tables(rnd=shown), TABLES_PER_PAGE).get_page(asked.tables)
+        if shown.status == Round.Status.DRAFT:  # the swap form lists every player of the draft
+            full = rounds_get(event=event).get(pk=shown.pk)
+            full.table_count = shown.table_count  # type: ignore[attr-defined]
+            rounds[rounds.index(shown)] = full
+            shown = full
+            context.update(_swap_from(full, asked.swap))
+    if organiser:
+        draft = next((r for r in rounds if r.status == Round.Status.DRAFT), None)
+        if draft is not None:
+            context["draft_notes"] = draft_notes(notes=draft.notes)
+    context.update(
+        event=event, rounds=rounds, shown=shown, tables=tables, is_organiser=organiser, query=asked.query()
+    )
+    return _render("rounds", context)
+
+
+def _tables(rnd: Round) -> QuerySet[Table, tuple[Any, ...]]:
+    """A published round's tables in order, as (id, number, is a bye, status), to be paged."""
+    return Table.objects.filter(round=rnd).order_by("number").values_list("pk", "number", "is_bye", "status")
+
+
+def _table_rows(event: Event, tables: list[tuple[Any, ...]]) -> list[SafeString]:
+    """A page of a published round's tables, each a row rendered once (``cache.row``)."""
+    seats: dict[int, list[tuple[str, int | None, float | None]]] = {pk: [] for pk, *_ in tables}
+    for table, name, place, score in (
+        Seat.objects.filter(table_id__in=list(seats))
+        .order_by("table_id", "position")
+        .values_list("table_id", "entrant__player__name", "place", "score")
+    ):
+        seats[table].append((name, place, score))
+    return [
+        cache.row(f"{TEMPLATE}#table_row", (event.pk, pk, number, is_bye, status, tuple(seats[pk])))
+        for pk, number, is_bye, status in tables
+    ]
+
+
+def _swap_from(draft: Round, picked: int | None) -> dict[str, Any]:
+    """The player tapped first on the draft (``?swap=<entrant id>``): the next tap swaps them
+    with another (without JavaScript, each tap is a page). Anything but a player of the draft is
+    no player: nobody is tapped."""
+    seats = {s.entrant_id: s.entrant.player.name for t in draft.tables.all() for s in t.seats.all()}
+    if picked not in seats:
+        return {}
+    return {"swap_from": picked, "swap_from_name": seats[picked]}
+
+
+def render_entrants(event: Event, kind: str, asked: Asked) -> SafeString:
+    from . import services
+
+    organiser = kind == ORGANISER
+    listed = (
+        Entrant.objects.filter(event=event)
+        .order_by("player__name", "pk")
+        .values_list("pk", "player__name", "joined_round", "dropped_after", "checked_in")
+    )
+    entrants = Paginator(listed, ENTRANTS_PER_PAGE).get_page(asked.entrants)
+    running = event.status != Event.Status.FINISHED
+    rows = [
+        cache.row(
+            f"{TEMPLATE}#entrant_row",
+            (event.pk, pk, name, joined, dropped, checked_in, organiser and dropped is None and running),
+        )
+        for pk, name, joined, dropped, checked_in in entrants.object_list
+    ]
+    context: dict[str, Any] = {
+        "event": event,
+        "entrants": entrants,
+        "entrant_rows": rows,
+        "is_organiser": organiser,
+        "query": asked.query(),
+    }
+    if organiser:
+        context["check_in_open"] = services.self_check_in_closed(event=event) is None
+        context["not_checked_in"] = Entrant.objects.filter(
+            event=event, dropped_after=None, checked_in=False
+        ).count()
+    return _render("entrants", context)
+
+
+def event_parts(
+    *, event: Event, kind: str, asked: Asked, player: int | None, only: tuple[str, ...] | None = None
+) -> dict[str, Any]:
+    """The parts of the event's page for a viewer of ``kind`` (``only``: just those), rendered
+    or as kept at the event's current version; and ``own``, what is the viewer's own (their
+    entry, line and table: an ``Own``, or None for a player not entered or a visitor).
+
+    The viewer's own is read for them alone (a few queries) and kept under a key of theirs: a
+    result confirmed every few seconds moves the version on long before a thousand entrants have
+    each looked once, so working out everyone's at once would cost more than it saves."""
+    render: dict[str, Any] = {
+        "standings": lambda: render_standings(event, asked),
+        "rounds": lambda: render_rounds(event, kind, asked),
+        "entrants": lambda: render_entrants(event, kind, asked),
+    }
+    if only is not None:
+        render = {name: make for name, make in render.items() if name in only}
+    keys = _keys(event, kind, asked)
+    if player is None:
+        return {**cache.parts(keys, render), "own": None}
+    if keys is not None:  # theirs alone, kept for when they look again at the same version
+        keys = {**keys, "own": f"{keys['rounds'].split(':rounds:')[0]}:own:{player}"}
+    return cache.parts(keys, {**render, "own": lambda: own_of(event=event, player=player)})
+
+
+@dataclass
+class MyLine:
+    """The viewer's own line of the standings, the page it is on, and how many are ranked."""
+
+    line: StandingLine | None
+    page: int | None
+    count: int
+
+
+def my_line(*, event: Event, entrant: int) -> MyLine:
+    """The entrant's line and its page (a few queries, whatever the number of players)."""
+    per_page = STANDINGS_PER_PAGE
+    mine = my_standing(event=event, entrant=entrant)
+    if mine is None:  # standings not stored yet (nothing scored, or a moment after the first result)
+        computed = standings_page(event=event, entrant=entrant, per_page=per_page)
+        return MyLine(computed.mine, computed.my_page, computed.page.paginator.count)
+    line, ahead = mine
+    return MyLine(line, ahead // per_page + 1, Standing.objects.filter(event=event).count())
+
+
+@dataclass(frozen=True)
+class OwnEntry:
+    """The viewer's entry, as the page's forms need it."""
+
+    pk: int
+    checked_in: bool
+    dropped_after: int | None
+
+
+@dataclass(frozen=True)
+class OwnSeat:
+    entrant_id: int
+    name: str
+    place: int | None
+    score: float | None
+
+
+@dataclass(frozen=True)
+class OwnTable:
+    """The viewer's table in the latest published round they play in."""
+
+    pk: int
+    number: int
+    is_bye: bool
+    status: str
+    round_number: int
+    seats: tuple[OwnSeat, ...]
+
+
+@dataclass(frozen=True)
+class Own:
+    """What the event's page shows a player of their own: their entry, their line of the
+    standings (with the page it is on and how many are ranked) and their table."""
+
+    entry: OwnEntry
+    mine: MyLine | None
+    table: OwnTable | None
+
+
+def _own_table(table: Table) -> OwnTable:
+    seats = tuple(OwnSeat(s.entrant_id, s.entrant.player.name, s.place, s.score) for s in table.seats.all())
+    return OwnTable(table.pk, table.number, table.is_bye, table.status, table.round.number, seats)
+
+
+def own_of(*, event: Event, player: int) -> Own | None:
+    """The player's own, read for them alone (a few queries); None when they are not entered."""
+    from .selectors import my_table
+
+    entry = (
+        Entrant.objects.filter(event=event, player_id=player)
+        .values_list("pk", "checked_in", "dropped_after")
+        .first()
+    )
+    if entry is None:
+        return None
+    table = my_table(event=event, entrant=entry[0])
+    return Own(OwnEntry(*entry), my_line(event=event, entrant=entry[0]), _own_table(table) if table else None)
+
+
+def page_shown(asked: int | None, count: int) -> int:
+    """The page of the standings' ``count`` rows that ``Paginator.get_page(asked)`` shows: the
+    first when none is asked, the last when the one asked is out of range."""
+    pages = max(1, -(-count // STANDINGS_PER_PAGE))
+    if asked is None:
+        return 1
+    return asked if 1 <= asked <= pages else pages
+
+
+def marked_mine(standings: str, entrant: int | None) -> SafeString:
+    """The rendered standings with the viewer's own row marked (``#me``: "Your line" leads there)."""
+    if entrant is None:
+        return mark_safe(standings)
+    row = f'<tr data-entrant="{entrant}">'
+    mine = f'<tr data-entrant="{entrant}" id="me" class="me" aria-current="true">'
+    return mark_safe(standings.replace(row, mine, 1))
+
+
+# --- the standings API's pages ------------------------------------------------------------------
+
+# The API's pages of the standings that are kept: the usual sizes, their first hundred pages (so
+# that no address makes a key of its own; any other page is read as it is asked).
+API_LIMITS = frozenset({10, 20, 25, 50, 100, 200, 500})
+API_PAGES = 100
+
+
+class KeptPage:
+    """One page of the standings as kept, answering what the API's paginator asks of the rows
+    it pages: how many there are, and the slice of its page."""
+
+    def __init__(self, count: int, offset: int, lines: list[StandingLine]) -> None:
+        self._count, self._offset, self._lines = count, offset, lines
+
+    def count(self) -> int:
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, wanted: slice) -> list[StandingLine]:
+        if not isinstance(wanted, slice) or (wanted.start or 0) != self._offset:
+            raise IndexError("A kept page of the standings holds its own rows only.")
+        return self._lines
+
+
+def standings_rows_kept(*, event: Event, limit: int, offset: int) -> Any:
+    """The standings to page (``selectors.standings_rows``); the page at ``offset`` of ``limit``
+    rows as kept at the event's current version, for the usual sizes of page."""
+    kept = limit in API_LIMITS and offset % limit == 0 and offset // limit < API_PAGES
+    found = cache.versions("site", f"event:{event.pk}", f"results:{event.pk}") if kept else None
+    if found is None:
+        return selectors.standings_rows(event=event)
+    key = (
+        f"event:{event.pk}.{event.created.timestamp():.6f}:{found['site']}.{found[f'event:{event.pk}']}."
+        f"{found[f'results:{event.pk}']}:api-standings:{limit}:{offset}"
+    )
+
+    def page() -> tuple[int, list[StandingLine]]:
+        rows = selectors.standings_rows(event=event)
+        count = len(rows) if isinstance(rows, list) else rows.count()
+        return count, [selectors.standing_line(row) for row in rows[offset : offset + limit]]
+
+    count, lines = cache.parts({"page": key}, {"page": page})["page"]
+    return KeptPage(count, offset, lines)
+
+
+# --- what moves the versions on, besides the event's lock ------------------------------------
+
+
+def _event_saved(sender: type, instance: Any, **kwargs: Any) -> None:
+    """An event: itself, and the list of events (its name, its status) on the home page."""
+    cache.event_changed(instance.pk)
+    cache.changed("events")
+
+
+def _of_event_saved(sender: type, instance: Any, **kwargs: Any) -> None:
+    """A round or an entrant: its event changed."""
+    cache.event_changed(instance.event_id)
+
+
+def _table_saved(sender: type, instance: Any, **kwargs: Any) -> None:
+    """A table (a result confirmed or corrected): its event's results changed."""
+    from .models import Round, Table
+
+    if Table.round.is_cached(instance):
+        event_id = instance.round.event_id
+    else:
+        event_id = Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True).first()
+    if event_id is not None:
+        cache.results_changed(event_id)
+
+
+def _name_saved(sender: type, instance: Any, **kwargs: Any) -> None:
+    """A player or a club (their names are on every page that lists them; the clubs are counted)."""
+    cache.site_changed()
+
+
+def connect_versions() -> None:
+    """Every change of an event's state takes its lock (``core.locks.lock_event``), which moves
+    its version on; these catch a row saved or deleted by any other way (a result's table, the
+    admin), and the names every page shows. (Rows written in bulk send no signal: their writers
+    hold the event's lock, or say so themselves, as the standings job does.)"""
+    from django.db.models.signals import post_delete, post_save
+
+    from ..clubs.models import Club, Player
+    from .models import Entrant, Event, Round, Table
+
+    for signal in (post_save, post_delete):
+        signal.connect(_event_saved, sender=Event, dispatch_uid=f"page-version-event-{signal}")
+        signal.connect(_of_event_saved, sender=Round, dispatch_uid=f"page-version-round-{signal}")
+        signal.connect(_of_event_saved, sender=Entrant, dispatch_uid=f"page-version-entrant-{signal}")
+        signal.connect(_table_saved, sender=Table, dispatch_uid=f"page-version-table-{signal}")
+        signal.connect(_name_saved, sender=Player, dispatch_uid=f"page-version-player-{signal}")
+        signal.connect(_name_saved, sender=Club, dispatch_uid=f"page-version-club-{signal}")

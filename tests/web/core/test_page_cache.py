@@ -1,0 +1,138 @@
+"""The pages' cache (spyleague.core.cache): its connections, its versions, its rows."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.cache import caches
+from django.test import override_settings
+
+from spyleague.core import cache
+
+ROOT = Path(__file__).resolve().parents[3]
+REDIS = {
+    "BACKEND": "spyleague.core.cache.RedisCache",
+    "LOCATION": "redis://127.0.0.1:1/0",  # never connected to: a pool makes its connections lazily
+    "OPTIONS": {"socket_timeout": 0.5},
+}
+
+
+def test_every_thread_of_a_process_takes_its_redis_connections_from_one_pool() -> None:
+    """Django keeps a cache object per thread, and under ASGI every request has a thread: with
+    Django's own client each request opened a connection of its own."""
+    from django.conf import settings
+
+    pools: list[Any] = []
+
+    def look() -> None:
+        pools.append(caches["pages-test"]._cache._get_connection_pool(True))
+
+    with override_settings(CACHES={**settings.CACHES, "pages-test": REDIS}):
+        threads = [threading.Thread(target=look) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert len(pools) == 4 and all(pool is pools[0] for pool in pools)
+
+
+def test_every_cache_on_redis_pools_its_connections() -> None:
+    code = (
+        "import django,json,os;os.environ['DJANGO_SETTINGS_MODULE']='spyleague.settings';django.setup();"
+        "from django.conf import settings as s;"
+        "print(json.dumps({k: v['BACKEND'] for k, v in s.CACHES.items()}), s.SPYLEAGUE_PAGE_CACHE)"
+    )
+    env = {**os.environ, "REDIS_URL": "redis://127.0.0.1:6379/9"}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    backends, page_cache = out.stdout.rsplit(" ", 1)
+    assert set(json.loads(backends).values()) == {"spyleague.core.cache.RedisCache"}, out.stderr
+    assert page_cache.strip() == "True"  # a shared cache: the pages are kept
+
+
+def test_without_a_shared_cache_the_pages_are_not_kept() -> None:
+    """Each process would keep versions of its own, which another process's writes do not move."""
+    code = (
+        "import django,os;os.environ['DJANGO_SETTINGS_MODULE']='spyleague.settings';django.setup();"
+        "from django.conf import settings as s; print(s.SPYLEAGUE_PAGE_CACHE)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("REDIS", "CELERY", "SPYLEAGUE_PAGE"))}
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_row_is_rendered_once_whoever_asks_and_only_from_its_values(monkeypatch: Any) -> None:
+    monkeypatch.setattr(cache, "_ROWS", type(cache._ROWS)())
+    rendered: list[Any] = []
+    template = "tournaments/event.html#table_row"
+    real = cache.get_template
+
+    def counting(name: str) -> Any:
+        rendered.append(name)
+        return real(name)
+
+    monkeypatch.setattr(cache, "get_template", counting)
+    row = (1, 2, 3, False, "waiting", (("Ann <b>", 1, 3.5), ("Ben", None, None)))
+    first = cache.row(template, row)
+    assert cache.row(template, row) is first and len(rendered) == 1
+    assert "Ann &lt;b&gt;" in first and "/events/1/tables/2/" in first  # escaped as the page would
+    other = cache.row(template, (*row[:4], "confirmed", row[5]))
+    assert other != first and len(rendered) == 2
+
+
+def test_the_rows_kept_are_bounded(monkeypatch: Any) -> None:
+    monkeypatch.setattr(cache, "_ROWS", type(cache._ROWS)())
+    monkeypatch.setattr(cache, "ROWS_KEPT", 10)
+    for n in range(25):
+        cache.row("tournaments/event.html#table_row", (1, n, n, False, "waiting", ()))
+    assert len(cache._ROWS) == 10
+
+
+_CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=|"X-CSRFToken": )"[^"]*"')
+
+
+def _home(client: Any, *, kept: bool) -> str:
+    with override_settings(SPYLEAGUE_PAGE_CACHE=kept):  # (the writes are made with the cache on)
+        response = client.get("/")
+    assert response.status_code == 200
+    return _CSRF.sub(r'\1""', re.sub(r'nonce="[^"]*"', "", response.content.decode()))
+
+
+@pytest.mark.django_db
+@override_settings(SPYLEAGUE_PAGE_CACHE=True)
+def test_the_home_page_kept_is_the_home_page_for_everyone_and_moves_with_the_events(
+    club: Any, organiser: Any, make_user: Any
+) -> None:
+    from django.test import Client
+
+    from spyleague.clubs.services import club_create
+    from spyleague.tournaments import services
+
+    cache.PAGES.over()
+    staff = make_user(username="staff", is_staff=True)
+    viewers = {"visitor": Client(), "organiser": Client(), "staff": Client()}
+    viewers["organiser"].force_login(organiser)
+    viewers["staff"].force_login(staff)
+
+    def check() -> dict[str, str]:
+        seen = {}
+        for name, client in viewers.items():
+            expected = _home(client, kept=False)
+            assert _home(client, kept=True) == expected == _home(client, kept=True), name
+            seen[name] = expected
+        return seen
+
+    check()
+    event = services.event_create(club=club, user=organiser, name="The Spring Open", game="black-spy")
+    assert "The Spring Open" in check()["visitor"]
+    services.event_update(user=organiser, event=event, name="The Summer Open")
+    assert "The Summer Open" in check()["visitor"]
+    club_create(user=organiser, name="Second Club", city="Leeds")
+    assert ">2</div><small>clubs" in check()["visitor"].replace("\n", "")

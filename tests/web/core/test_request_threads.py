@@ -1,0 +1,99 @@
+"""Each request's thread comes from a pool (spyleague.core.threads), one request at a time."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.core.signals import request_finished, request_started
+
+from spyleague.core import threads
+
+
+async def _get(app: Any, path: str) -> int:
+    sent: list[dict[str, Any]] = []
+    received = [{"type": "http.request", "body": b"", "more_body": False}]
+
+    async def receive() -> dict[str, Any]:
+        if received:
+            return received.pop()
+        await asyncio.Event().wait()  # no disconnect: the handler cancels this once it answered
+        return {}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"testserver")],
+        "client": ("127.0.0.1", 1234),
+        "server": ("testserver", 80),
+    }
+    await app(scope, receive, send)
+    return int(next(m for m in sent if m["type"] == "http.response.start")["status"])
+
+
+@pytest.fixture
+def seen() -> Iterator[list[tuple[str, threading.Thread]]]:
+    """Which thread each request's start and end ran in (Django's own signals)."""
+    out: list[tuple[str, threading.Thread]] = []
+
+    def started(**kwargs: Any) -> None:
+        out.append(("started", threading.current_thread()))
+
+    def finished(**kwargs: Any) -> None:
+        out.append(("finished", threading.current_thread()))
+
+    request_started.connect(started, dispatch_uid="test-threads-started")
+    request_finished.connect(finished, dispatch_uid="test-threads-finished")
+    yield out
+    request_started.disconnect(dispatch_uid="test-threads-started")
+    request_finished.disconnect(dispatch_uid="test-threads-finished")
+
+
+def test_one_request_after_another_runs_in_the_same_lent_thread(seen: list[Any]) -> None:
+    app = threads.PooledThreadsHandler()
+
+    async def twice() -> list[int]:
+        return [await _get(app, "/api/games/"), await _get(app, "/api/games/")]
+
+    assert asyncio.run(twice()) == [200, 200]
+    kinds = [kind for kind, _ in seen]
+    assert kinds == ["started", "finished", "started", "finished"]
+    used = {thread for _, thread in seen}
+    assert len(used) == 1  # the start, the view and the end of both requests: one thread
+    (thread,) = used
+    assert thread is not threading.main_thread() and thread.name.startswith("request")
+
+
+def test_requests_at_the_same_time_each_have_a_thread_and_the_pool_keeps_a_few(
+    seen: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(threads, "THREADS", threads._Threads())
+    monkeypatch.setattr(threads, "IDLE_THREADS", 2)
+    app = threads.PooledThreadsHandler()
+
+    async def together() -> list[int]:
+        return list(await asyncio.gather(*(_get(app, "/api/games/") for _ in range(5))))
+
+    assert asyncio.run(together()) == [200] * 5
+    busy: dict[threading.Thread, bool] = {}
+    overlapped = False
+    for kind, thread in seen:  # a thread serves one request at a time: started, finished, ...
+        if kind == "started":
+            assert not busy.get(thread), "two requests at once in one thread"
+            overlapped = overlapped or any(busy.values())
+        busy[thread] = kind == "started"
+    assert overlapped  # (the five did run at the same time)
+    assert len(threads.THREADS._idle) <= 2
