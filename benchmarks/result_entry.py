@@ -86,6 +86,7 @@ def child_env(database: str, tmp: Path, postgres: str) -> dict[str, str]:
     env["SPYLEAGUE_QUOTA_CLUBS"] = "1000"  # the small events each have a club of their own
     if database == "postgres":
         env["DATABASE_URL"] = postgres
+        env["DATABASE_POOL"] = "0"  # the side-by-side scorers fork: each opens its own connections
     else:
         env["SQLITE_PATH"] = str(tmp / "bench.sqlite3")
     return env
@@ -291,54 +292,90 @@ def rest_of_round(client: Any, event: Any) -> dict[str, Any]:
 
 
 def side_by_side(organiser: Any, event: Any, count: int, scorers: int) -> dict[str, Any]:
-    """Confirmations of different tables of one event, ``count`` one after another by one scorer,
-    then ``scorers`` x ``count`` by that many scorers at once (a thread and a connection each):
-    the confirmations a second of each, and how much longer one took when others ran beside it."""
-    import threading
+    """Confirmations of different tables of one event by scorers at once, each in a process of its
+    own (as the web workers are): ``count`` by one scorer, then ``scorers`` x ``count`` by that
+    many at once; each both ways the site runs: *deferred* (as deployed, with a worker: each
+    confirmation records its table and the standings and ratings follow, applied by a "worker"
+    process of this benchmark's) and *inline* (without a worker: all of it in the confirmation,
+    holding the event's standings and the game's ratings locks until it commits). Wall time from
+    the first confirmation until every effect is applied; the confirmations a second of each."""
+    import multiprocessing
 
     from django.db import connection
-    from django.test import Client
 
     tables = reported_tables(event)
-    if len(tables) < count * (scorers + 1):
-        raise SystemExit(f"side by side: {len(tables)} tables waiting, {count * (scorers + 1)} needed")
+    runs = [("deferred", 1), ("deferred", scorers), ("inline", 1), ("inline", scorers)]
+    needed = count * sum(n for _, n in runs)
+    if len(tables) < needed:
+        raise SystemExit(f"side by side: {len(tables)} tables waiting, {needed} needed")
+    fork = multiprocessing.get_context("fork")
+    figures: dict[str, Any] = {"count": count, "scorers": scorers}
+    taken = 0
+    for mode, n in runs:
+        chunks = [tables[taken + count * i : taken + count * (i + 1)] for i in range(n)]
+        taken += count * n
+        connection.close()  # each process opens its own
+        stop, times = fork.Event(), fork.Queue()
+        worker = fork.Process(target=_effects_worker, args=(stop,)) if mode == "deferred" else None
+        if worker:
+            worker.start()
+        procs = [fork.Process(target=_scorer, args=(organiser.pk, event.pk, c, mode, times)) for c in chunks]
+        start = time.perf_counter()
+        for proc in procs:
+            proc.start()
+        got = [times.get(timeout=600) for _ in procs]
+        for proc in procs:
+            proc.join()
+        if worker:
+            stop.set()
+            worker.join()
+        wall = time.perf_counter() - start
+        if any(isinstance(g, str) for g in got):
+            raise SystemExit(f"side by side: {[g for g in got if isinstance(g, str)]}")
+        from spyleague.scores.models import PendingEffects
 
-    def confirm(chunk: list[int], times: list[float]) -> None:
+        if PendingEffects.objects.exists():
+            raise SystemExit("side by side: effects left pending")
+        confirm_ms = [t for g in got for t in g]
+        figures[f"{mode}_{n}"] = {"rate": len(confirm_ms) / wall, "median": statistics.median(confirm_ms)}
+    return figures
+
+
+def _scorer(organiser: int, event: int, chunk: list[int], mode: str, out: Any) -> None:
+    """A scorer's process: confirm ``chunk``'s tables one after another (times in ms to ``out``)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from spyleague.scores import effects
+
+    try:
+        if mode == "deferred":
+            settings.CELERY_TASK_ALWAYS_EAGER = False
+            effects.send_task_safely = lambda task, *args, **kw: True  # the worker process takes it
         client = Client()
-        client.force_login(organiser)
-        try:
-            for table in chunk:
-                start = time.perf_counter()
-                if client.post(f"/events/{event.pk}/tables/{table}/confirm/").status_code != 302:
-                    raise SystemExit(f"confirming table {table} failed")
-                times.append((time.perf_counter() - start) * 1000)
-        finally:
-            connection.close()
+        client.force_login(get_user_model().objects.get(pk=organiser))
+        times = []
+        for table in chunk:
+            start = time.perf_counter()
+            if client.post(f"/events/{event}/tables/{table}/confirm/").status_code != 302:
+                raise RuntimeError(f"confirming table {table} failed")
+            times.append((time.perf_counter() - start) * 1000)
+        out.put(times)
+    except Exception as exc:
+        out.put(f"{type(exc).__name__}: {exc}")
 
-    alone: list[float] = []
-    start = time.perf_counter()
-    confirm(tables[:count], alone)
-    alone_wall = time.perf_counter() - start
-    together: list[list[float]] = [[] for _ in range(scorers)]
-    chunks = [tables[count * (n + 1) : count * (n + 2)] for n in range(scorers)]
-    threads = [threading.Thread(target=confirm, args=(chunks[n], together[n])) for n in range(scorers)]
-    start = time.perf_counter()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    wall = time.perf_counter() - start
-    done = sum(len(t) for t in together)
-    if done != count * scorers:
-        raise SystemExit("side by side: a scorer's confirmations did not all finish")
-    return {
-        "count": count,
-        "scorers": scorers,
-        "alone_rate": count / alone_wall,
-        "together_rate": done / wall,
-        "alone_median": statistics.median(alone),
-        "together_median": statistics.median([t for ts in together for t in ts]),
-    }
+
+def _effects_worker(stop: Any) -> None:
+    """The worker's process: apply whatever is pending until told to stop and none is left."""
+    from spyleague.scores.effects import effects_apply_all
+    from spyleague.scores.models import PendingEffects
+
+    while True:
+        stopping = stop.is_set()
+        if not effects_apply_all() and stopping and not PendingEffects.objects.exists():
+            return
+        time.sleep(0.005)
 
 
 def time_page(client: Any, url: str, repeat: int) -> dict[str, Any]:
@@ -570,13 +607,19 @@ def report(all_figures: list[dict[str, Any]]) -> None:
             print(f"  ratio of medians: time {mb / ms:.2f}x, CPU {cb / cs:.2f}x (goal: CPU at most 1.3x)")
         if "side" in f:
             side = f["side"]
+            n, k = side["scorers"], side["count"]
             print(
-                f"  side by side (tables of the {f['players']}-player event): one scorer "
-                f"{side['alone_rate']:.1f} confirmations a second (median {side['alone_median']:.1f} ms); "
-                f"{side['scorers']} scorers at once {side['together_rate']:.1f} a second "
-                f"(median {side['together_median']:.1f} ms): "
-                f"{side['together_rate'] / side['alone_rate']:.2f}x the work done in the same time"
+                f"  side by side: {k} confirmations by one scorer, then {n} x {k} by {n} scorers at once, "
+                "different tables of the large event, a process each (confirmations a second, until every "
+                "effect is applied; median ms a confirmation)"
             )
+            for mode, label in (("deferred", "as deployed (effects follow)"), ("inline", "without a worker")):
+                one, many = side[f"{mode}_1"], side[f"{mode}_{n}"]
+                print(
+                    f"  {label:<30} one {one['rate']:6.1f}/s ({one['median']:6.1f} ms), "
+                    f"{n} at once {many['rate']:6.1f}/s ({many['median']:6.1f} ms): "
+                    f"{many['rate'] / one['rate']:.2f}x the work in the same time"
+                )
         if "round" in f:
             r = f["round"]
             print(
@@ -641,7 +684,7 @@ def main() -> None:
         "--side-by-side",
         type=int,
         default=20,
-        help="confirmations per scorer, one scorer then two at once (PostgreSQL; 0: not measured)",
+        help="confirmations per scorer, one scorer then two at once, both ways (PostgreSQL; 0: not measured)",
     )
     parser.add_argument(
         "--rounds-played",
@@ -664,7 +707,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.players, args.confirms, args.page_repeat, args.results = 200, 5, 2, 5_000
-        args.side_by_side = min(args.side_by_side, 3)
+        args.side_by_side = min(args.side_by_side, 2)
     if args.child:
         figures = child(args.child, args)
         print("FIGURES " + json.dumps(figures))

@@ -293,6 +293,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": SWEEP_SECONDS,
         "options": {"expires": SWEEP_SECONDS},
     },
+    "apply-lost-result-effects": {
+        "task": "spyleague.scores.tasks.sweep_effects",
+        "schedule": SWEEP_SECONDS,
+        "options": {"expires": SWEEP_SECONDS},
+    },
     "restart-lost-jobs": {
         "task": "spyleague.core.tasks.sweep_jobs",
         "schedule": JOB_SWEEP_SECONDS,

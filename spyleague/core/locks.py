@@ -12,15 +12,20 @@ them wait for each other:
   check-ins, drops, settings, finishing): the club (a member's role), the event's standings
   lock where it re-ranks them (a change of settings), the event's row (``lock_event``), then
   its draft round, tables and entrants.
-- A result (entered, confirmed, corrected; a scorepad's; an online match's): the table's row,
-  then the result's or the pad's, then the event's standings lock, under which the round is
-  marked complete (its row) and the event finished (its row) when this result decides it, and
-  the standings and the game's ratings (its advisory lock) are updated.
+- A result (entered, confirmed, corrected; a scorepad's; an online match's): the table's row
+  (alone: a lock beside ``select_related`` names its own row with ``of``, or it would lock the
+  round and the event too), then the result's or the pad's. Where a worker runs, that is all a
+  confirmation locks: what follows from it (``scores.effects``) is applied after it commits.
+- The effects of results (in the confirmation itself without a worker, else in the worker, or
+  in the request of a round's last table): each event's standings lock (events in id order),
+  under which a round is marked complete (its row) and the event finished (its row) when a
+  result decides it, and the standings updated; then each game's ratings (its advisory lock).
 
 They meet only at the standings lock and the event's row: the first kind takes the standings
-lock before the event's, as the second does; the first kind locks only draft rounds and their
-tables, the second only published ones. So confirmations of different tables run side by side
-until the standings, and an organiser's change waits for (or is waited for by) them there.
+lock before the event's, as the effects do; the first kind locks only draft rounds and their
+tables, the others only published ones. So confirmations of different tables run side by side
+without waiting on each other, and an organiser's change waits for (or is waited for by) the
+effects at the standings lock.
 
 Row locks are ``FOR NO KEY UPDATE`` (Django's ``select_for_update(no_key=True)``): they exclude
 each other, but not the ``FOR KEY SHARE`` lock PostgreSQL takes on a row when a row that refers
@@ -106,6 +111,6 @@ def lock_event(event_id: int) -> Event:
     from ..tournaments.models import Event
     from .cache import event_changed
 
-    event = Event.objects.select_for_update(no_key=True).select_related("club").get(pk=event_id)
+    event = Event.objects.select_for_update(no_key=True, of=("self",)).select_related("club").get(pk=event_id)
     event_changed(event.pk)
     return event

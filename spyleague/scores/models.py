@@ -87,6 +87,22 @@ class ResultChange(models.Model):
         return f"{self.action} of result #{self.result_id} by {self.who} at {self.when:%Y-%m-%d %H:%M}"
 
 
+class PendingEffects(models.Model):
+    """A confirmed (or corrected) result whose effects on its table's round and standings and on
+    the game's ratings are still to be applied (``scores.effects``). Written in the confirmation's
+    transaction, so it is kept if and only if the confirmation is; taken and deleted by the
+    transaction that applies the effects, so it is applied exactly once."""
+
+    result = models.ForeignKey(Result, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"effects of result #{self.result_id} to apply"
+
+
 class Scorepad(models.Model):
     """Black Spy kept deal by deal at a real table, to the end value."""
 

@@ -305,13 +305,10 @@ def _says_the_same(result: Result, data: dict[str, Any]) -> bool:
 
 def result_confirmed_effects(result: Result) -> None:
     """A confirmed (or corrected) result updates its tournament table and standings, and the
-    game's ratings, in the caller's transaction: a new result is applied on the spot; one that
-    changes the past (a correction, a result played before its players' later ones) queues one
-    recompute, however many ask for it."""
-    from ..ratings.services import ratings_result_apply
+    game's ratings: in the caller's transaction without a worker, else right after it
+    (``scores.effects``). A new result is rated on the spot; one that changes the past (a
+    correction, a result played before its players' later ones) queues one recompute, however
+    many ask for it."""
+    from .effects import effects_due
 
-    if result.table_id:
-        from ..tournaments.services import table_result_apply
-
-        table_result_apply(result=result)
-    ratings_result_apply(result=result)
+    effects_due(result)

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
@@ -322,7 +322,10 @@ def _locked_entrant(entrant: Entrant) -> tuple[Event, Entrant]:
     """The entrant's event locked, then the entrant as it is now (its own row locked too)."""
     event = _locked(entrant.event)
     current = (
-        Entrant.objects.select_for_update(no_key=True).select_related("player").filter(pk=entrant.pk).first()
+        Entrant.objects.select_for_update(no_key=True, of=("self",))
+        .select_related("player")
+        .filter(pk=entrant.pk)
+        .first()
     )
     if current is None:
         raise Conflict(f"{entrant.player.name} is no longer entered in {event.name}.")
@@ -1356,15 +1359,17 @@ def round_pair_queue(*, event: Event, user: Any) -> Job:
 @atomic_retrying
 def table_result_apply(*, result: Any) -> None:
     """Copy a confirmed result's places and scores onto its table's seats, then bring the round,
-    the event and the standings up to date.
+    the event and the standings up to date, in the caller's transaction (as it runs without a
+    worker: ``scores.effects``)."""
+    table = table_result_record(result=result)
+    table_results_follow(event=table.round.event, tables=[table.pk])
 
-    Confirmations of different tables run side by side until their standings: the table's own
-    lock first, then the event's standings lock, under which the round is marked complete when
-    this was its last table (the confirmation before has committed by then, so the last one
-    sees every other table confirmed), the event finished when this result decides it, and the
-    standings updated (the order of ``core.locks``)."""
-    from .standings import standings_lock
 
+@atomic_retrying
+def table_result_record(*, result: Any) -> Table:
+    """Copy a confirmed result's places, scores and points onto its table's seats and mark the
+    table confirmed, under the table's lock (the result's: ``core.locks``). What follows from it
+    for the round, the event and the standings is ``table_results_follow``'s."""
     table = table_locked(result.table_id)
     lines = {line.player_id: line for line in result.lines.all()}
     seats = list(table.seats.select_related("entrant"))
@@ -1381,31 +1386,46 @@ def table_result_apply(*, result: Any) -> None:
         result.source
     ]
     table.save(update_fields=["status", "source"])
-    event = table.round.event
+    return table
+
+
+@atomic_retrying
+def table_results_follow(*, event: Event, tables: Collection[int]) -> None:
+    """What the confirmed results of ``tables`` (of ``event``, their seats recorded and
+    committed, or recorded in this transaction) change: a round whose last table this was is
+    complete, the event finished when such a round decides it, and the standings of the tables'
+    players updated. Under the event's standings lock, then each round's row, then the event's
+    (the order of ``core.locks``): a round's last confirmation sees every other table's, since
+    those were committed before it, or waited for here."""
+    from .standings import standings_lock
+
     standings_lock(event)
-    rnd = Round.objects.select_for_update(no_key=True).get(pk=table.round_id)
-    rnd.event = event
-    if (
-        not rnd.tables.exclude(status=Table.Status.CONFIRMED).exists()
-        and rnd.status == Round.Status.PUBLISHED
-    ):
-        rnd.status = Round.Status.COMPLETE
-        rnd.save(update_fields=["status"])
-    # Every format ends by itself with the result that decides it (a final's tie, once
-    # corrected, decides it too).
-    if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
-        event = lock_event(event.pk)
-        if event.status != Event.Status.FINISHED:
-            event.status = Event.Status.FINISHED
-            event.save(update_fields=["status"])
-    standings_apply(event=event, entrants=[s.entrant_id for s in seats])
+    rounds = sorted(set(Table.objects.filter(pk__in=list(tables)).values_list("round_id", flat=True)))
+    for round_id in rounds:
+        rnd = Round.objects.select_for_update(no_key=True).get(pk=round_id)
+        rnd.event = event
+        if (
+            not rnd.tables.exclude(status=Table.Status.CONFIRMED).exists()
+            and rnd.status == Round.Status.PUBLISHED
+        ):
+            rnd.status = Round.Status.COMPLETE
+            rnd.save(update_fields=["status"])
+        # Every format ends by itself with the result that decides it (a final's tie, once
+        # corrected, decides it too).
+        if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
+            event = lock_event(event.pk)
+            if event.status != Event.Status.FINISHED:
+                event.status = Event.Status.FINISHED
+                event.save(update_fields=["status"])
+    entrants = Seat.objects.filter(table_id__in=list(tables)).values_list("entrant_id", flat=True)
+    standings_apply(event=event, entrants=sorted(set(entrants)))
 
 
 def table_locked(table_id: int) -> Table:
     """A tournament table's row, locked (its result's lock: see ``core.locks``); its round and
     event come with it. Refused in words when the table's draft was discarded meanwhile."""
     table = (
-        Table.objects.select_for_update(no_key=True)
+        Table.objects.select_for_update(no_key=True, of=("self",))  # the table alone, not its round
         .select_related("round__event")
         .filter(pk=table_id)
         .first()

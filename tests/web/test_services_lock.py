@@ -109,3 +109,37 @@ def test_the_check_finds_a_service_without_a_lock_and_one_without_its_retry() ->
         "example.py: round_close checks a state and writes without a lock",
         "example.py: round_open takes the event's lock but is not @atomic_retrying",
     ]
+
+
+def _chain(node: ast.AST) -> list[ast.Call]:
+    """The calls of a method chain (``a.b(...).c(...)``), outermost first."""
+    calls = []
+    while isinstance(node, ast.Call | ast.Attribute):
+        if isinstance(node, ast.Call):
+            calls.append(node)
+            node = node.func
+        else:
+            node = node.value
+    return calls
+
+
+def test_a_row_lock_with_its_related_rows_locks_only_its_own_row() -> None:
+    """``select_for_update`` beside ``select_related`` locks every joined row unless it says
+    ``of``: a table's lock also locked its round and event (so every confirmation of an event
+    waited for the one before), an event's lock its club. Each such lock names what it locks."""
+    found, missing = 0, []
+    for path in ROOT.rglob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            calls = _chain(node)
+            names = {c.func.attr: c for c in calls if isinstance(c.func, ast.Attribute)}
+            lock = names.get("select_for_update")
+            if lock is None or "select_related" not in names or calls[0] is not node:
+                continue
+            found += 1
+            if not any(k.arg == "of" for k in lock.keywords):
+                missing.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found >= 3  # the table's, the entrant's and the event's locks at least
+    assert not missing, f"select_for_update with select_related and no of=: {sorted(set(missing))}"

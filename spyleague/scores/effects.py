@@ -1,0 +1,134 @@
+"""What a confirmed result changes besides itself: its table's round and event, the event's
+standings, and the game's ratings.
+
+Without a worker (no broker: local use and the tests) the effects are applied in the
+confirmation's own transaction, as they always were. With one, a confirmation records its
+table's seats under the table's lock and leaves a ``PendingEffects`` row; the effects are applied
+after it commits, by a worker (``apply_effects_task``) or, for the last table of a round, in the
+request itself (so that a round is complete, and its standings up to date, as soon as its last
+result is in). So confirmations of different tables, which before took the event's standings lock
+and the game's ratings lock until they committed, run side by side without waiting on each other;
+the standings and ratings follow a moment later, several results in one pass when many come in.
+
+Applying takes the pending rows with ``FOR UPDATE SKIP LOCKED`` and deletes them in the same
+transaction as the effects, so each is applied once, and two workers take different ones. The
+locks, in the order of ``core.locks``: each event's standings (events in id order), its rounds
+and itself, then each game's ratings (games in name order). A pending row whose task was lost
+(a web process that ended right after its commit, a broker away) is applied by the sweep
+(``sweep_effects``, run by beat), once it is ``SWEEP_AFTER_SECONDS`` old.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from functools import partial
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.utils import timezone
+
+from ..core.locks import atomic_retrying
+from ..core.queue import send_task_safely
+from .models import PendingEffects, Result
+
+log = logging.getLogger(__name__)
+
+BATCH = 200  # results applied in one transaction at most
+SWEEP_AFTER_SECONDS = 10.0  # a pending row this old lost its task: the sweep applies it
+
+
+def deferred() -> bool:
+    """Whether effects are applied after the confirmation rather than in it: where a worker runs."""
+    return not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def effects_due(result: Result) -> None:
+    """A result was confirmed (or a confirmed one corrected) in the caller's transaction: apply
+    what it changes now, or record its table and leave the rest to follow after the commit."""
+    from ..ratings.services import ratings_result_apply
+
+    if not deferred():
+        if result.table_id:
+            from ..tournaments.services import table_result_apply
+
+            table_result_apply(result=result)
+        ratings_result_apply(result=result)
+        return
+    if result.table_id:
+        from ..tournaments.services import table_result_record
+
+        table_result_record(result=result)
+    PendingEffects.objects.create(result=result)
+    transaction.on_commit(partial(_after_commit, result.table_id), robust=True)
+
+
+def _after_commit(table_id: int | None) -> None:
+    """Once the confirmation is committed: the last table of its round applies the effects here
+    and now (the round completes in this request); any other hands them to a worker, or applies
+    them here when the broker does not take the task."""
+    from ..tournaments.models import Table
+
+    last = bool(table_id) and not (
+        Table.objects.filter(round__tables=table_id).exclude(status=Table.Status.CONFIRMED).exists()
+    )
+    if not last:
+        from .tasks import apply_effects_task
+
+        if send_task_safely(apply_effects_task):
+            return
+    effects_apply_all()
+
+
+def effects_apply_all() -> int:
+    """Apply every pending result's effects, a batch at a time; returns how many."""
+    done = 0
+    while count := effects_apply():
+        done += count
+    return done
+
+
+@atomic_retrying
+def effects_apply(*, older_than: float | None = None, batch: int = BATCH) -> int:
+    """Take up to ``batch`` pending results (those no other transaction holds; only those
+    pending for ``older_than`` seconds when given) and apply their effects; returns how many."""
+    from ..ratings.services import ratings_result_apply
+    from ..tournaments.models import Table
+    from ..tournaments.services import table_results_follow
+
+    pending = PendingEffects.objects.order_by("pk")
+    if older_than is not None:
+        pending = pending.filter(created__lt=timezone.now() - timedelta(seconds=older_than))
+    taken = list(
+        pending.select_for_update(
+            skip_locked=connection.features.has_select_for_update_skip_locked
+        ).values_list("pk", "result_id")[:batch]
+    )
+    if not taken:
+        return 0
+    PendingEffects.objects.filter(pk__in=[pk for pk, _ in taken]).delete()
+    results = list(Result.objects.filter(pk__in={r for _, r in taken}).order_by("played", "pk"))
+    tables: dict[int, list[int]] = {}
+    for event_id, table_id in Table.objects.filter(
+        pk__in=[r.table_id for r in results if r.table_id]
+    ).values_list("round__event_id", "pk"):
+        tables.setdefault(event_id, []).append(table_id)
+    if tables:
+        from ..tournaments.models import Event
+
+        events = Event.objects.in_bulk(list(tables))
+        for event_id in sorted(tables):
+            table_results_follow(event=events[event_id], tables=tables[event_id])
+    for result in sorted(results, key=lambda r: (r.game, r.played, r.pk)):
+        ratings_result_apply(result=result)
+    return len(taken)
+
+
+def effects_sweep() -> int:
+    """Apply the pending results whose task was lost (see the module's docstring)."""
+    done = 0
+    while count := effects_apply(older_than=SWEEP_AFTER_SECONDS):
+        done += count
+    if done:
+        log.warning("Applied the effects of %s result(s) whose task was lost", done)
+    return done

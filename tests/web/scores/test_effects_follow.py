@@ -1,0 +1,174 @@
+"""Where a worker runs, a confirmation records its table and leaves its effects (the round, the
+event, the standings, the ratings) to follow right after it commits (``scores.effects``): so
+confirmations of different tables run side by side, and nothing is applied twice or lost.
+
+The tests play the worker themselves: the broker "takes" each task (``sent``) and the test runs
+``effects_apply_all`` when the worker would.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test import TestCase
+from django.utils import timezone
+
+from spyleague.ratings.models import Rating
+from spyleague.scores import effects
+from spyleague.scores.models import PendingEffects, Result
+from spyleague.scores.services import EntryLine, result_confirm, result_enter
+from spyleague.tournaments import services
+from spyleague.tournaments.models import Event, Round, Table
+from spyleague.tournaments.services import standings_compute
+from spyleague.tournaments.standings import standings_ranked
+
+from ..tournaments.helpers import distinct_scores, make_event, play_round
+
+WAIT = 30.0
+
+
+@pytest.fixture
+def sent(monkeypatch: Any, settings: Any) -> list[Any]:
+    """A worker runs (effects follow the commit); the tasks the broker took, not yet run."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    taken: list[Any] = []
+
+    def send(task: Any, *args: Any, countdown: float | None = None) -> bool:
+        taken.append(task)
+        return True
+
+    monkeypatch.setattr(effects, "send_task_safely", send)
+    return taken
+
+
+def reported_round(event: Event, organiser: Any, seed: int = 3) -> list[Result]:
+    """The next round paired and published, every table's result entered, none confirmed."""
+    rng = random.Random(seed)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
+    results = []
+    for table in (
+        rnd.tables.filter(is_bye=False).order_by("number").prefetch_related("seats__entrant__player")
+    ):
+        seats = list(table.seats.order_by("position"))
+        scores = distinct_scores(event, len(seats), rng)
+        entries = [EntryLine(s.entrant.player, float(sc)) for s, sc in zip(seats, scores, strict=True)]
+        results.append(
+            result_enter(user=organiser, game=event.game, club=event.club, table=table, entries=entries)
+        )
+    return results
+
+
+def stored_equal_computed(event: Event) -> bool:
+    stored = {r.entrant_id: (r.place, r.points, r.opponents_average) for r in standings_ranked(event)}
+    computed = {r.player: (r.rank, r.points, r.opponents_average) for r in standings_compute(event)}
+    return stored == computed
+
+
+@pytest.mark.django_db
+def test_the_effects_follow_each_confirmation_and_the_last_table_applies_them_at_once(
+    club: Any, organiser: Any, sent: list[Any]
+) -> None:
+    event = make_event(club, organiser, players=12, size=4)
+    play_round(event, organiser)
+    results = reported_round(event, organiser)
+    ratings_before = dict(Rating.objects.values_list("player_id", "games"))
+    for n, result in enumerate(results[:-1], start=1):
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            result_confirm(user=organiser, result=result)
+        # Recorded at once (the table is confirmed, its seats placed); the rest waits for a worker.
+        assert Table.objects.get(pk=result.table_id).status == Table.Status.CONFIRMED
+        assert PendingEffects.objects.count() == n
+        assert len(sent) == n
+        assert dict(Rating.objects.values_list("player_id", "games")) == ratings_before
+    rnd = Round.objects.get(pk=Table.objects.get(pk=results[0].table_id).round_id)
+    assert rnd.status == Round.Status.PUBLISHED
+    # The round's last table applies every pending result in its own request: the round is
+    # complete and its standings are up to date as soon as it is in.
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        result_confirm(user=organiser, result=results[-1])
+    assert len(sent) == len(results) - 1
+    assert not PendingEffects.objects.exists()
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.COMPLETE
+    assert stored_equal_computed(event)
+    rated = dict(Rating.objects.values_list("player_id", "games"))
+    played = {line.player_id for r in results for line in r.lines.all()}
+    assert all(rated[p] == ratings_before.get(p, 0) + 1 for p in played)
+    # A worker that runs the tasks afterwards finds nothing left to do.
+    assert effects.effects_apply_all() == 0
+
+
+@pytest.mark.django_db
+def test_a_result_whose_task_was_lost_is_applied_by_the_sweep_once_old_enough(
+    club: Any, organiser: Any, sent: list[Any]
+) -> None:
+    event = make_event(club, organiser, players=12, size=4)
+    play_round(event, organiser)
+    results = reported_round(event, organiser)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        result_confirm(user=organiser, result=results[0])
+    assert effects.effects_sweep() == 0  # just confirmed: its task may still come
+    PendingEffects.objects.update(created=timezone.now() - timedelta(seconds=effects.SWEEP_AFTER_SECONDS + 1))
+    assert effects.effects_sweep() == 1
+    assert not PendingEffects.objects.exists()
+    players = [line.player_id for line in results[0].lines.all()]
+    assert Rating.objects.filter(player_id__in=players, games=2).count() == len(players)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two writers at once on PostgreSQL only")
+def test_confirmations_of_different_tables_do_not_wait_on_each_other(
+    club: Any, organiser: Any, sent: list[Any]
+) -> None:
+    event = make_event(club, organiser, players=16, size=4)
+    play_round(event, organiser)
+    results = reported_round(event, organiser)
+    first_in, release, second_done = threading.Event(), threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def first() -> None:
+        try:
+            with transaction.atomic():  # the first confirmation, held open with all it locked
+                result_confirm(user=organiser, result=results[0])
+                first_in.set()
+                if not release.wait(WAIT):
+                    raise TimeoutError("never released")
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    def second() -> None:
+        try:
+            result_confirm(user=organiser, result=results[1])
+            second_done.set()
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    threads[0].start()
+    try:
+        assert first_in.wait(WAIT)
+        threads[1].start()
+        # The second finishes while the first still holds its transaction open: it took no lock
+        # the first holds (the event's standings, the game's ratings, the round).
+        assert second_done.wait(WAIT), "the second confirmation waited for the first"
+    finally:
+        release.set()
+        for thread in threads:
+            thread.join(WAIT)
+    assert not errors
+    for result in results[2:]:
+        result_confirm(user=organiser, result=result)
+    effects.effects_apply_all()  # the worker
+    assert not PendingEffects.objects.exists()
+    assert Round.objects.filter(event=event, status=Round.Status.COMPLETE).count() == 2
+    assert stored_equal_computed(event)
