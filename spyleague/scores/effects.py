@@ -1,14 +1,15 @@
 """What a confirmed result changes besides itself: its table's round and event, the event's
 standings, and the game's ratings.
 
-Without a worker (no broker: local use and the tests) the effects are applied in the
-confirmation's own transaction, as they always were. With one, a confirmation records its
-table's seats under the table's lock and leaves a ``PendingEffects`` row; the effects are applied
-after it commits, by a worker (``apply_effects_task``) or, for the last table of a round, in the
-request itself (so that a round is complete, and its standings up to date, as soon as its last
-result is in). So confirmations of different tables, which before took the event's standings lock
-and the game's ratings lock until they committed, run side by side without waiting on each other;
-the standings and ratings follow a moment later, several results in one pass when many come in.
+Without a worker (no broker: local use and the tests), or when the confirmation runs inside a
+caller's transaction, the effects are applied in that transaction, as they always were. With
+one, a confirmation records its table's seats under the table's lock and leaves a
+``PendingEffects`` row; the effects are applied after it commits, by a worker
+(``apply_effects_task``) or, for the last table of a round, in the request itself (so that a
+round is complete, and its standings up to date, as soon as its last result is in). So
+confirmations of different tables, which before took the event's standings lock and the game's
+ratings lock until they committed, run side by side without waiting on each other; the standings
+and ratings follow a moment later, several results in one pass when many come in.
 
 Applying takes the pending rows with ``FOR UPDATE SKIP LOCKED`` and deletes them in the same
 transaction as the effects, so each is applied once, and two workers take different ones. The
@@ -39,8 +40,11 @@ SWEEP_AFTER_SECONDS = 10.0  # a pending row this old lost its task: the sweep ap
 
 
 def deferred() -> bool:
-    """Whether effects are applied after the confirmation rather than in it: where a worker runs."""
-    return not settings.CELERY_TASK_ALWAYS_EAGER
+    """Whether effects are applied after the confirmation rather than in it: where a worker runs,
+    and only for a confirmation that is its own transaction. Inside a caller's transaction (the
+    demo data, several results of one import) they are applied in it, as before: the caller may
+    read them before it commits (the demo checks that its event finished)."""
+    return not settings.CELERY_TASK_ALWAYS_EAGER and len(connection.atomic_blocks) <= 1
 
 
 def effects_due(result: Result) -> None:

@@ -70,13 +70,14 @@ def stored_equal_computed(event: Event) -> bool:
     return stored == computed
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)  # each confirmation its own transaction, as in a request
 def test_the_effects_follow_each_confirmation_and_the_last_table_applies_them_at_once(
     club: Any, organiser: Any, sent: list[Any]
 ) -> None:
     event = make_event(club, organiser, players=12, size=4)
     play_round(event, organiser)
     results = reported_round(event, organiser)
+    sent.clear()  # the first round's
     ratings_before = dict(Rating.objects.values_list("player_id", "games"))
     for n, result in enumerate(results[:-1], start=1):
         with TestCase.captureOnCommitCallbacks(execute=True):
@@ -104,7 +105,24 @@ def test_the_effects_follow_each_confirmation_and_the_last_table_applies_them_at
     assert effects.effects_apply_all() == 0
 
 
-@pytest.mark.django_db
+@pytest.mark.django_db(transaction=True)
+def test_inside_a_callers_transaction_the_effects_are_applied_in_it(
+    club: Any, organiser: Any, sent: list[Any]
+) -> None:
+    event = make_event(club, organiser, players=12, size=4)
+    play_round(event, organiser)
+    results = reported_round(event, organiser)
+    sent.clear()  # the first round's
+    with transaction.atomic():  # as the demo data confirms its results, then reads what followed
+        for result in results:
+            result_confirm(user=organiser, result=result)
+        assert not PendingEffects.objects.exists()
+        assert Round.objects.filter(event=event, status=Round.Status.COMPLETE).count() == 2
+        assert stored_equal_computed(event)
+    assert not sent
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_result_whose_task_was_lost_is_applied_by_the_sweep_once_old_enough(
     club: Any, organiser: Any, sent: list[Any]
 ) -> None:
