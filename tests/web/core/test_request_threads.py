@@ -83,11 +83,21 @@ def test_requests_at_the_same_time_each_have_a_thread_and_the_pool_keeps_a_few(
     monkeypatch.setattr(threads, "THREADS", threads._Threads())
     monkeypatch.setattr(threads, "IDLE_THREADS", 2)
     app = threads.PooledThreadsHandler()
+    # Each request waits at its start until all five have started: they are under way at once
+    # (a request is served by one call into its thread, quicker than the threads take turns).
+    met = threading.Barrier(5, timeout=10)
+
+    def meet(**kwargs: Any) -> None:
+        met.wait()
 
     async def together() -> list[int]:
         return list(await asyncio.gather(*(_get(app, "/api/games/") for _ in range(5))))
 
-    assert asyncio.run(together()) == [200] * 5
+    request_started.connect(meet, dispatch_uid="test-threads-meet")
+    try:
+        assert asyncio.run(together()) == [200] * 5
+    finally:
+        request_started.disconnect(dispatch_uid="test-threads-meet")
     busy: dict[threading.Thread, bool] = {}
     overlapped = False
     for kind, thread in seen:  # a thread serves one request at a time: started, finished, ...
@@ -97,3 +107,25 @@ def test_requests_at_the_same_time_each_have_a_thread_and_the_pool_keeps_a_few(
         busy[thread] = kind == "started"
     assert overlapped  # (the five did run at the same time)
     assert len(threads.THREADS._idle) <= 2
+
+
+def test_the_whole_chain_down_to_the_view_is_synchronous_one_call_into_the_thread(
+    seen: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from asgiref import sync
+    from asgiref.sync import iscoroutinefunction
+
+    app = threads.PooledThreadsHandler()
+    assert not iscoroutinefunction(app._middleware_chain)
+    assert app._view_middleware and not any(iscoroutinefunction(m) for m in app._view_middleware)
+    calls: list[str] = []
+    real = sync.SyncToAsync.__call__
+
+    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(getattr(self.func, "__name__", repr(self.func)))
+        return await real(self, *args, **kwargs)
+
+    monkeypatch.setattr(sync.SyncToAsync, "__call__", counted)
+    assert asyncio.run(_get(app, "/api/games/")) == 200
+    assert calls == ["_serve"]  # the start, the middleware, the view and the end: one hand-over
+    assert [kind for kind, _ in seen] == ["started", "finished"]
