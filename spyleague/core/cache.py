@@ -49,6 +49,7 @@ from django.db import transaction
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
 from django.template.loader import get_template
+from django.utils.functional import cached_property
 from django.utils.safestring import SafeString, mark_safe
 
 from .queue import REDIS
@@ -289,10 +290,29 @@ class _PooledClient(django_redis.RedisCacheClient):
         return pool
 
 
+_CLIENTS: dict[tuple[str, str], _PooledClient] = {}
+
+
 class RedisCache(django_redis.RedisCache):
     """``django.core.cache.backends.redis.RedisCache``, its connections pooled per process (the
-    site's ``CACHES`` on Redis use it)."""
+    site's ``CACHES`` on Redis use it), and its client made once per process.
+
+    Django makes a cache object per thread and per request (under ASGI, each request's context
+    has its own), and Django's makes a client for each: building one reads redis-py's version
+    from the installed package's metadata, about a millisecond of CPU, once a request and cache
+    under load. The client holds nothing of a request (its connections come from the pool), so
+    every cache object of the same server and options shares one."""
 
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _PooledClient
+
+    @cached_property
+    def _cache(self) -> _PooledClient:
+        this: Any = self  # (Django's cache has no type hints)
+        key = (repr(this._servers), repr(sorted(this._options.items(), key=lambda kv: kv[0])))
+        with _POOLS_LOCK:
+            client = _CLIENTS.get(key)
+            if client is None:
+                client = _CLIENTS[key] = _PooledClient(this._servers, **this._options)
+        return client

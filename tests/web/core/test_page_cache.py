@@ -136,3 +136,25 @@ def test_the_home_page_kept_is_the_home_page_for_everyone_and_moves_with_the_eve
     assert "The Summer Open" in check()["visitor"]
     club_create(user=organiser, name="Second Club", city="Leeds")
     assert ">2</div><small>clubs" in check()["visitor"].replace("\n", "")
+
+
+def test_every_cache_object_of_a_process_shares_one_client() -> None:
+    """Django makes a cache object per thread and request; building a client for each read
+    redis-py's version from its package's metadata every time."""
+    from django.conf import settings
+
+    clients: list[Any] = []
+
+    def look() -> None:
+        clients.append(caches["pages-test"]._cache)
+
+    with override_settings(CACHES={**settings.CACHES, "pages-test": REDIS}):
+        threads = [threading.Thread(target=look) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        look()
+        other = cache.RedisCache(REDIS["LOCATION"], {"OPTIONS": {"socket_timeout": 1.0}})
+    assert len(clients) == 5 and all(client is clients[0] for client in clients)
+    assert other._cache is not clients[0]  # other options: a client of their own
