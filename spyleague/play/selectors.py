@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
+from django.db.models import Prefetch
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
@@ -230,7 +231,11 @@ def lobby_matches(
     user's own matches (those where it is their turn first, then the ones under way, open, and
     the last few finished), and matches under way to watch, ``rows`` of each at most."""
     player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
-    seats = Match.objects.prefetch_related("seat_set__player")
+    # Each list's seats read with their players in one query (not one for the seats, one more
+    # for their players): the lobby is read by everyone on the big day.
+    seats = Match.objects.prefetch_related(
+        Prefetch("seat_set", queryset=MatchSeat.objects.select_related("player"))
+    )
     mine_ids: set[int] = set()
     mine: list[dict[str, Any]] = []
     if player is not None and "mine" in only:

@@ -660,3 +660,25 @@ def test_resigning_a_friendly_against_bots_alone_ends_it(client: Any, make_user:
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.end_reason == "Ann resigned."
     assert match.outcome["places"] == [3, 1, 1]
+
+
+def test_each_list_of_the_lobby_reads_its_seats_with_their_players_in_one_query(
+    client: Any, make_user: Any
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, bob, cat, dan = (make_user(username=n) for n in ("ann", "bob", "cat", "dan"))
+    for _ in range(3):
+        two_people(ann, bob, seed=1)
+        two_people(cat, dan)
+    services.match_create(user=cat, game="race-to-ten", seats=2, seed=0)
+    client.force_login(ann)
+    client.get(reverse("play:lobby"))
+    with CaptureQueriesContext(connection) as queries:
+        page = client.get(reverse("play:lobby")).content.decode()
+    assert "Cat and an open seat" in page and "Waiting for others" in page
+    seats = [q["sql"] for q in queries.captured_queries if 'FROM "play_matchseat"' in q["sql"]]
+    assert seats and all('"clubs_player"."name"' in sql for sql in seats)  # with their players
+    players = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "clubs_player"')]
+    assert len(players) <= 1  # the viewer's own player at most, never a list's
