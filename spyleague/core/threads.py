@@ -24,12 +24,23 @@ down to the view, and a request's start, its middleware and view, and the end of
 is read whole (``request_finished``: its database connection goes back to the pool before its
 bytes are sent, not after) run in one call into the request's thread. Only a streaming answer
 is still closed after its last byte, from the loop.
+
+At most ``SERVING`` requests a process are served at once (their middleware and view); the
+others wait their turn on the event loop, which costs nothing. The views are CPU bound and
+share one interpreter lock: without a limit, under the load benchmark some sixty requests a
+process took turns at once, each holding a database connection for the whole of its (sixty
+times longer) time, so that the pool ran out and requests were answered 503, and the switching
+between them doubled the CPU a request cost. ``SPYLEAGUE_SERVING`` sets it (8 by default; at
+most the pool's size, ``DATABASE_POOL_MAX_SIZE``, makes no request wait for a connection). A
+streaming answer's stream is not counted: it waits on its source, not on the CPU.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
+import weakref
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from typing import Any
@@ -42,6 +53,7 @@ from django.http import FileResponse, HttpResponseBase
 from django.urls import set_script_prefix
 
 IDLE_THREADS = 32  # idle request threads a process keeps for the next requests
+SERVING = int(os.environ.get("SPYLEAGUE_SERVING") or 8)  # requests a process serves at once
 
 
 class _Threads:
@@ -68,6 +80,18 @@ class _Threads:
 THREADS = _Threads()
 
 
+_TURNS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+
+
+def _turns() -> asyncio.Semaphore:
+    """The event loop's turns at being served (``SERVING`` at once): one semaphore per loop."""
+    loop = asyncio.get_running_loop()
+    turns = _TURNS.get(loop)
+    if turns is None:
+        turns = _TURNS[loop] = asyncio.Semaphore(SERVING)
+    return turns
+
+
 class PooledThreadsHandler(ASGIHandler):
     """Django's ASGI handler, each request's synchronous code in a thread lent by ``THREADS``,
     in one call (see the module's docstring)."""
@@ -92,7 +116,8 @@ class PooledThreadsHandler(ASGIHandler):
         except RequestAborted:
             return
         with closing(body_file):
-            response, closed = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
+            async with _turns():
+                response, closed = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
 
             class RequestProcessed(Exception):
                 pass

@@ -129,3 +129,36 @@ def test_the_whole_chain_down_to_the_view_is_synchronous_one_call_into_the_threa
     assert asyncio.run(_get(app, "/api/games/")) == 200
     assert calls == ["_serve"]  # the start, the middleware, the view and the end: one hand-over
     assert [kind for kind, _ in seen] == ["started", "finished"]
+
+
+def test_at_most_serving_requests_are_served_at_once_the_others_wait_their_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(threads, "SERVING", 2)
+    app = threads.PooledThreadsHandler()
+    lock = threading.Lock()
+    now = most = 0
+
+    def started(**kwargs: Any) -> None:
+        nonlocal now, most
+        with lock:
+            now += 1
+            most = max(most, now)
+        threading.Event().wait(0.05)  # a request that takes a while
+
+    def finished(**kwargs: Any) -> None:
+        nonlocal now
+        with lock:
+            now -= 1
+
+    async def together() -> list[int]:
+        return list(await asyncio.gather(*(_get(app, "/api/games/") for _ in range(6))))
+
+    request_started.connect(started, dispatch_uid="test-threads-turns-started")
+    request_finished.connect(finished, dispatch_uid="test-threads-turns-finished")
+    try:
+        assert asyncio.run(together()) == [200] * 6
+    finally:
+        request_started.disconnect(dispatch_uid="test-threads-turns-started")
+        request_finished.disconnect(dispatch_uid="test-threads-turns-finished")
+    assert most == 2  # two at a time, never more, and all six answered
