@@ -5,6 +5,8 @@ failing or hanging, and are counted again once it is back."""
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 import redis
 
@@ -14,7 +16,11 @@ from .procs import Site, wait_until
 pytestmark = pytest.mark.xdist_group("faults")
 
 RATE = 4
-QUICK_SECONDS = 1.5  # an answer while Redis is silent: half a second for the count at most
+# While Redis is silent a request waits on it once, for the throttle's deadline (half a second),
+# never once per use (the count, the pages' cache): an answer may take that much longer than the
+# same sign-up with Redis answering (a password hashed: most of it, and slower on a busy machine),
+# and less than a second more.
+ONE_WAIT_SECONDS = 0.9
 
 
 def signup(site: Site, n: int) -> tuple[int, float, str]:
@@ -43,11 +49,12 @@ def test_the_web_processes_count_together_and_a_redis_away_lets_sign_ups_through
         finally:
             site.redis.resume()
         assert all(status == 201 for status, _, _ in quiet), quiet
-        assert all(seconds < QUICK_SECONDS for _, seconds, _ in quiet), quiet
+        usual = statistics.median(seconds for _, seconds, _ in answers[:RATE])
+        assert all(seconds < usual + ONE_WAIT_SECONDS for _, seconds, _ in quiet), (usual, quiet)
 
         site.redis.stop(kill=True)  # gone: connections refused
         gone = [signup(site, n) for n in range(200, 203)]
-        assert all(status == 201 and seconds < QUICK_SECONDS for status, seconds, _ in gone), gone
+        assert all(status == 201 and seconds < usual + ONE_WAIT_SECONDS for status, seconds, _ in gone), gone
 
         site.redis.start()  # back (empty, on the same port): counting again from zero
         tries = iter(range(300, 400))
