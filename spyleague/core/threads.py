@@ -32,7 +32,9 @@ process took turns at once, each holding a database connection for the whole of 
 times longer) time, so that the pool ran out and requests were answered 503, and the switching
 between them doubled the CPU a request cost. ``SPYLEAGUE_SERVING`` sets it (8 by default; at
 most the pool's size, ``DATABASE_POOL_MAX_SIZE``, makes no request wait for a connection). A
-streaming answer's stream is not counted: it waits on its source, not on the CPU.
+streaming answer's stream is not counted: it waits on its source, not on the CPU. A request
+that waits ``TURN_SECONDS`` for its turn (3 s, as long as for a database connection) is answered
+"busy" (503 with ``Retry-After``) instead: overload is an answer, never a long hang.
 """
 
 from __future__ import annotations
@@ -54,6 +56,9 @@ from django.urls import set_script_prefix
 
 IDLE_THREADS = 32  # idle request threads a process keeps for the next requests
 SERVING = int(os.environ.get("SPYLEAGUE_SERVING") or 8)  # requests a process serves at once
+# How long a request waits for its turn at most (as long as one waits for a database
+# connection): then it is answered "busy" (503 with Retry-After), never left hanging.
+TURN_SECONDS = float(os.environ.get("SPYLEAGUE_TURN_SECONDS") or os.environ.get("DATABASE_POOL_TIMEOUT") or 3)
 
 
 class _Threads:
@@ -116,8 +121,18 @@ class PooledThreadsHandler(ASGIHandler):
         except RequestAborted:
             return
         with closing(body_file):
-            async with _turns():
-                response, closed = await sync_to_async(self._serve, thread_sensitive=True)(scope, body_file)
+            turns = _turns()
+            try:
+                await asyncio.wait_for(turns.acquire(), TURN_SECONDS)
+            except TimeoutError:  # saturated: "busy, try again", at once and without the view
+                response, closed = await sync_to_async(self._busy, thread_sensitive=True)(scope, body_file)
+            else:
+                try:
+                    response, closed = await sync_to_async(self._serve, thread_sensitive=True)(
+                        scope, body_file
+                    )
+                finally:
+                    turns.release()
 
             class RequestProcessed(Exception):
                 pass
@@ -155,6 +170,20 @@ class PooledThreadsHandler(ASGIHandler):
             return response, False
         response.close()
         return response, True
+
+    def _busy(self, scope: dict[str, Any], body_file: Any) -> tuple[HttpResponseBase, bool]:
+        """The answer to a request that waited ``TURN_SECONDS`` for its turn: the site's busy
+        503 (``core.middleware.unavailable``: it reads nothing but the request)."""
+        from .database import Trouble
+        from .middleware import unavailable
+
+        set_script_prefix(get_script_prefix(scope))
+        request, response = self.create_request(scope, body_file)
+        if request is not None:
+            response = unavailable(request, Trouble.BUSY)
+        body_file.close()
+        assert response is not None
+        return response, False
 
 
 def application() -> PooledThreadsHandler:

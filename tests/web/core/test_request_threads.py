@@ -34,6 +34,11 @@ def run_apart[T](coro: Any) -> T:
 
 
 async def _get(app: Any, path: str) -> int:
+    return int((await _answer(app, path))["status"])
+
+
+async def _answer(app: Any, path: str) -> dict[str, Any]:
+    """The start of the answer to a GET of ``path`` (its status and headers)."""
     sent: list[dict[str, Any]] = []
     received = [{"type": "http.request", "body": b"", "more_body": False}]
 
@@ -61,7 +66,7 @@ async def _get(app: Any, path: str) -> int:
         "server": ("testserver", 80),
     }
     await app(scope, receive, send)
-    return int(next(m for m in sent if m["type"] == "http.response.start")["status"])
+    return next(m for m in sent if m["type"] == "http.response.start")
 
 
 @pytest.fixture
@@ -182,3 +187,33 @@ def test_at_most_serving_requests_are_served_at_once_the_others_wait_their_turn(
         request_started.disconnect(dispatch_uid="test-threads-turns-started")
         request_finished.disconnect(dispatch_uid="test-threads-turns-finished")
     assert most == 2  # two at a time, never more, and all six answered
+
+
+def test_a_request_that_waits_too_long_for_its_turn_is_answered_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(threads, "SERVING", 1)
+    monkeypatch.setattr(threads, "TURN_SECONDS", 0.2)
+    app = threads.PooledThreadsHandler()
+    in_view, hold = threading.Event(), threading.Event()
+
+    def started(**kwargs: Any) -> None:
+        in_view.set()
+        hold.wait(10)  # the one request served holds its turn until the other has its answer
+
+    async def both() -> tuple[dict[str, Any], dict[str, Any]]:
+        first = asyncio.create_task(_answer(app, "/api/games/"))
+        assert await asyncio.get_running_loop().run_in_executor(None, in_view.wait, 10)
+        second = await _answer(app, "/api/games/")
+        hold.set()
+        return await first, second
+
+    request_started.connect(started, dispatch_uid="test-threads-busy-started")
+    try:
+        first, second = run_apart(both())
+    finally:
+        hold.set()
+        request_started.disconnect(dispatch_uid="test-threads-busy-started")
+    assert first["status"] == 200
+    assert second["status"] == 503
+    headers = {k.decode().lower(): v.decode() for k, v in second["headers"]}
+    assert headers["retry-after"] == "2"
+    assert headers["content-type"].startswith("application/json")
