@@ -64,6 +64,16 @@ def reported_round(event: Event, organiser: Any, seed: int = 3) -> list[Result]:
     return results
 
 
+def second_round(club: Any, organiser: Any, sent: list[Any], players: int) -> tuple[Event, list[Result]]:
+    """An event with its first round played and its second's results entered, none confirmed;
+    the tasks of the first round forgotten."""
+    event = make_event(club, organiser, players=players, size=4)
+    play_round(event, organiser)
+    results = reported_round(event, organiser)
+    sent.clear()
+    return event, results
+
+
 def stored_equal_computed(event: Event) -> bool:
     stored = {r.entrant_id: (r.place, r.points, r.opponents_average) for r in standings_ranked(event)}
     computed = {r.player: (r.rank, r.points, r.opponents_average) for r in standings_compute(event)}
@@ -74,10 +84,7 @@ def stored_equal_computed(event: Event) -> bool:
 def test_the_effects_follow_each_confirmation_and_the_last_table_applies_them_at_once(
     club: Any, organiser: Any, sent: list[Any]
 ) -> None:
-    event = make_event(club, organiser, players=12, size=4)
-    play_round(event, organiser)
-    results = reported_round(event, organiser)
-    sent.clear()  # the first round's
+    event, results = second_round(club, organiser, sent, 12)
     ratings_before = dict(Rating.objects.values_list("player_id", "games"))
     for n, result in enumerate(results[:-1], start=1):
         with TestCase.captureOnCommitCallbacks(execute=True):
@@ -109,10 +116,7 @@ def test_the_effects_follow_each_confirmation_and_the_last_table_applies_them_at
 def test_inside_a_callers_transaction_the_effects_are_applied_in_it(
     club: Any, organiser: Any, sent: list[Any]
 ) -> None:
-    event = make_event(club, organiser, players=12, size=4)
-    play_round(event, organiser)
-    results = reported_round(event, organiser)
-    sent.clear()  # the first round's
+    event, results = second_round(club, organiser, sent, 12)
     with transaction.atomic():  # as the demo data confirms its results, then reads what followed
         for result in results:
             result_confirm(user=organiser, result=result)
@@ -126,9 +130,7 @@ def test_inside_a_callers_transaction_the_effects_are_applied_in_it(
 def test_a_result_whose_task_was_lost_is_applied_by_the_sweep_once_old_enough(
     club: Any, organiser: Any, sent: list[Any]
 ) -> None:
-    event = make_event(club, organiser, players=12, size=4)
-    play_round(event, organiser)
-    results = reported_round(event, organiser)
+    _, results = second_round(club, organiser, sent, 12)
     with TestCase.captureOnCommitCallbacks(execute=True):
         result_confirm(user=organiser, result=results[0])
     assert effects.effects_sweep() == 0  # just confirmed: its task may still come
@@ -144,9 +146,7 @@ def test_a_result_whose_task_was_lost_is_applied_by_the_sweep_once_old_enough(
 def test_confirmations_of_different_tables_do_not_wait_on_each_other(
     club: Any, organiser: Any, sent: list[Any]
 ) -> None:
-    event = make_event(club, organiser, players=16, size=4)
-    play_round(event, organiser)
-    results = reported_round(event, organiser)
+    event, results = second_round(club, organiser, sent, 16)
     first_in, release, second_done = threading.Event(), threading.Event(), threading.Event()
     errors: list[BaseException] = []
 
