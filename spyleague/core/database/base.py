@@ -66,6 +66,28 @@ class _NoticingErrors(DatabaseErrorWrapper):
         super().__exit__(exc_type, exc_value, traceback)
 
 
+def _check(connection: psycopg.Connection[Any]) -> None:
+    """Whether a connection taken from the pool is alive (an empty query, which raises when it is
+    not), leaving it as it was found: idle, outside any transaction.
+
+    A connection comes back to the pool with its ``autocommit`` as its last holder left it: off,
+    when Django closed it inside an atomic block (a request's end under a test's transaction, a
+    connection given up mid-transaction). The query must then not open a transaction of its own:
+    Django's ``connect()`` turns ``autocommit`` on next, which psycopg refuses in a transaction
+    ("can't change 'autocommit' now"). As psycopg_pool's own check does, the query runs in
+    autocommit, and a connection that is somehow in a transaction is rolled back first."""
+    if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+        connection.rollback()
+    if connection.autocommit:
+        connection.execute("")
+        return
+    connection.autocommit = True
+    try:
+        connection.execute("")
+    finally:
+        connection.autocommit = False
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     @cached_property
     def wrap_database_errors(self) -> DatabaseErrorWrapper:
@@ -93,7 +115,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
                     raise DatabaseAway(REFUSED) from None
                 raise
             try:
-                connection.execute("")
+                _check(connection)
             except psycopg.Error:
                 # Dead in the pool (the server restarted, or went away): give it back to be
                 # replaced, with every idle one that died with it, and see whether a fresh

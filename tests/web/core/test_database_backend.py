@@ -235,3 +235,27 @@ def test_a_busy_pool_makes_a_request_wait_its_timeout_then_says_busy(alias: str)
         db.pool.putconn(held)
     assert 0.3 <= waited < 1.5
     assert trouble(raised.value) is Trouble.BUSY  # the database answers: it is not away
+
+
+@needs_postgres
+def test_a_connection_given_back_inside_a_transaction_is_handed_out_idle_and_usable(alias: str) -> None:
+    # Django closes a connection inside a transaction as it closes any other (a request's end
+    # under a test's transaction, a connection given up mid-way): it goes back to the pool with
+    # autocommit off. Whoever takes it next must get it idle, and able to turn autocommit on.
+    db = wrapper(alias, POSTGRES_PORT, min_size=1, max_size=1)
+    db.ensure_connection()
+    db.set_autocommit(False)  # as an atomic block begins
+    with db.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    db.close()  # back to the pool, in its transaction, autocommit off
+    assert db.pool is not None
+    for _ in range(2):  # the pool's one connection, taken again
+        db.ensure_connection()
+        assert db.connection.info.backend_pid == pid
+        assert db.connection.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
+        assert db.get_autocommit()
+        with db.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            assert cursor.fetchone() == (1,)
+        db.close()
