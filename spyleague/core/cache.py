@@ -145,13 +145,16 @@ class _AtCommit:
 def changed(*names: str) -> None:
     """The things called ``names`` changed: add one to their versions, now and at commit.
 
-    Within one transaction (one savepoint of it) each name is bumped once however many rows
-    change: the bumps it will make at commit are read from the transaction's own list."""
+    Now, every time: a page read later in the same transaction (a test's, whose transaction is
+    the whole test, or a service that writes, reads and writes again) must not find a part
+    rendered before this change under the version it reads. At commit, once a transaction (one
+    savepoint of it) however many rows change: the bumps it will make at commit are read from
+    the transaction's own list."""
     if not enabled():
         return
+    _bump_reaching(names)
     connection = transaction.get_connection()
     if not connection.in_atomic_block:
-        _bump_reaching(names)
         return
     here = set(connection.savepoint_ids)
     already: set[str] = set()
@@ -160,7 +163,6 @@ def changed(*names: str) -> None:
             already |= call.names
     todo = [name for name in names if name not in already]
     if todo:
-        _bump_reaching(todo)
         transaction.on_commit(_AtCommit(todo))
 
 

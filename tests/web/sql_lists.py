@@ -15,6 +15,7 @@ rated player, a club's members): it must be paged in the database.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import sqlglot
@@ -98,8 +99,16 @@ def _main_table(select: exp.Select) -> str | None:
     return table.name if isinstance(table, exp.Table) else None
 
 
+# On PostgreSQL ``QuerySet.iterator()`` reads through a server-side cursor: the query is the
+# SELECT after this, which is judged as any other.
+_CURSOR = re.compile(
+    r'^\s*DECLARE\s+"?[\w]+"?\s+NO\s+SCROLL\s+CURSOR\s+(?:WITH(?:OUT)?\s+HOLD\s+)?FOR\s+', re.I
+)
+
+
 def judge(sql: str, *, dialect: str) -> Verdict:
     """Whether ``sql`` reads a bounded number of rows (see the module's docstring)."""
+    sql = _CURSOR.sub("", sql, count=1)
     try:
         tree = sqlglot.parse_one(sql, read=dialect)
     except sqlglot.errors.ParseError:

@@ -137,3 +137,12 @@ def test_every_api_list_is_paged() -> None:
             bare.append(f"{path}: paged without limit and offset")
     assert not bare, bare
     assert ("GET", "/api/events/{id}/rounds/{number}/tables/") in schema_operations()
+
+
+@pytest.mark.parametrize("dialect", ["postgres", "sqlite"])
+def test_the_judge_reads_a_query_through_a_server_side_cursor_as_the_query_itself(dialect: str) -> None:
+    whole = 'SELECT "clubs_club"."id" FROM "clubs_club" ORDER BY "clubs_club"."name" ASC'
+    paged = f"{whole} LIMIT 50"
+    for sql in (whole, paged):
+        for cursor in ("", 'DECLARE "_django_curs_1_sync_2" NO SCROLL CURSOR WITH HOLD FOR '):
+            assert judge(cursor + sql, dialect=dialect).ok is (sql == paged), cursor + sql
