@@ -253,7 +253,7 @@ def build_day(players: int, main: int, users: int, seed: int, browse: float, pla
     def session_for(user: Any) -> str:
         session = SessionStore()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = "spyleague.core.auth.ModelBackend"
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"

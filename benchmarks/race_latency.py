@@ -518,7 +518,7 @@ def set_up_races(env: dict[str, str], groups: list[int], seats: int) -> list[lis
             for seat, user in enumerate(users):
                 session = SessionStore()
                 session[SESSION_KEY] = str(user.pk)
-                session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+                session[BACKEND_SESSION_KEY] = "spyleague.core.auth.ModelBackend"
                 session[HASH_SESSION_KEY] = user.get_session_auth_hash()
                 session.create()
                 csrf = secrets.token_hex(16)  # 32 characters: a CSRF secret, sent as cookie and header

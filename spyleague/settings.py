@@ -77,7 +77,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "spyleague.core.auth.AuthenticationMiddleware",  # Django's, the user read with their player
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -202,7 +202,7 @@ LOGOUT_REDIRECT_URL = "home"
 # client would share the proxy's address.
 AUTHENTICATION_BACKENDS = [
     "spyleague.core.lockout.LoginLockoutBackend",  # first: refuses a locked-out login
-    "django.contrib.auth.backends.ModelBackend",
+    "spyleague.core.auth.ModelBackend",  # Django's, the user read with their player in one query
 ]
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
@@ -382,7 +382,7 @@ SPYLEAGUE_PAGE_CACHE = env_bool("SPYLEAGUE_PAGE_CACHE", bool(REDIS_URL))
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        "spyleague.core.auth.TokenAuthentication",  # DRF's, the token read with its user's player
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PARSER_CLASSES": [

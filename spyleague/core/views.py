@@ -22,6 +22,7 @@ from ..clubs.models import Club
 from ..clubs.selectors import clubs_of, player_for_user
 from ..clubs.services import player_ensure_for_user
 from ..tournaments.models import Event
+from .auth import BACKEND
 from .database import RETRY_AFTER, Trouble, trouble
 from .forms import ProfileForm, SignupForm
 from .middleware import unavailable
@@ -74,7 +75,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user, player = form.save_account()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend=BACKEND)
         messages.success(request, f"Welcome to Spy League, {player.name}.")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})
