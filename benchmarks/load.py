@@ -699,16 +699,27 @@ class Driver:
                     break
             number = self.round + 1
             publish = f"/api/events/{self.main}/rounds/{number}/publish/"
-            status, rnd = await self.request("organiser", "POST", publish, headers=headers)
+            status, _ = await self.request("organiser", "POST", publish, headers=headers)
             if status != 200:
                 self.round_done.set()  # try the pairing again
                 await asyncio.sleep(1)
                 continue
+            # Its tables, a page at a time (as the API gives them).
+            tables: list[dict[str, Any]] = []
+            page: str | None = f"/api/events/{self.main}/rounds/{number}/tables/?limit=500"
+            while page and self.running():
+                status, listed = await self.request("organiser", "GET", page, headers=headers)
+                if status != 200 or not isinstance(listed, dict):
+                    await asyncio.sleep(0.5)  # and that page again
+                    continue
+                tables += listed["results"]
+                after = listed.get("next")
+                page = urlunsplit(urlsplit(after)._replace(scheme="", netloc="")) if after else None
             self.round = number
             self.rounds_played += 1
             self.tables = [
                 {"id": t["id"], "players": [s["player_id"] for s in t["seats"]], "state": "waiting"}
-                for t in rnd["tables"]
+                for t in tables
                 if not t["is_bye"]
             ]
 

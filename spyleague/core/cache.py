@@ -172,9 +172,16 @@ def event_changed(event_id: int) -> None:
 
 
 def results_changed(event_id: int) -> None:
-    """A result of the event changed its tables and standings (a confirmation, a correction,
-    the standings recomputed): what its entrants' list shows did not change."""
+    """A result of the event changed its tables (a confirmation, a correction): what its
+    entrants' list and its stored standings show did not change."""
     changed(f"results:{event_id}")
+
+
+def standings_changed(event_id: int) -> None:
+    """The event's stored standings changed (written after results, or recomputed): its
+    tables and entrants did not. A confirmation thus moves the tables on when it is recorded
+    and the standings when its effects are applied (``scores.effects``), each part once."""
+    changed(f"standings:{event_id}")
 
 
 def site_changed() -> None:

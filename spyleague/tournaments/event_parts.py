@@ -95,21 +95,24 @@ class Asked:
 def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
     """Each part's key: the versions it depends on, the viewer's kind, what the address asks.
 
-    A result confirmed or corrected moves the event's results on (its tables and standings),
-    not the event: its entrants' list, which no result changes, is rendered again only when the
-    event changes (an entry, a drop, a check-in, a round, its settings)."""
-    found = cache.versions("site", f"event:{event.pk}", f"results:{event.pk}") if asked.kept() else None
+    A result confirmed or corrected moves the event's results on (its tables) when it is
+    recorded, and its standings when they are written after it: the round's tables are rendered
+    again for the one, the standings for the other, and the entrants' list, which neither
+    changes, only when the event changes (an entry, a drop, a check-in, a round, its settings)."""
+    names = ("site", f"event:{event.pk}", f"results:{event.pk}", f"standings:{event.pk}")
+    found = cache.versions(*names) if asked.kept() else None
     if found is None:
         return None
+    site, state, results, standings = (found[name] for name in names)
     # The event's creation time: an id used again (SQLite may reuse a deleted row's) is another key.
-    base = f"event:{event.pk}.{event.created.timestamp():.6f}:{found['site']}.{found[f'event:{event.pk}']}"
-    results = found[f"results:{event.pk}"]
+    base = f"event:{event.pk}.{event.created.timestamp():.6f}:{site}.{state}"
     # Each part's links keep every parameter of the address (``Asked.query``): all are in its key.
     asked_key = f"{asked.page}:{asked.round}:{asked.tables}:{asked.entrants}:{asked.swap}"
     return {
-        "standings": f"{base}.{results}:standings:{asked_key}",  # the same for every kind of viewer
-        "rounds": f"{base}.{results}:rounds:{kind}:{asked_key}",
+        "standings": f"{base}.s{standings}:standings:{asked_key}",  # the same for every kind of viewer
+        "rounds": f"{base}.r{results}:rounds:{kind}:{asked_key}",
         "entrants": f"{base}:entrants:{kind}:{asked_key}",
+        "own": f"{base}.r{results}.s{standings}:own",  # and the viewer's player
     }
 
 
@@ -274,7 +277,7 @@ def event_parts(
     if player is None:
         return {**cache.parts(keys, render), "own": None}
     if keys is not None:  # theirs alone, kept for when they look again at the same version
-        keys = {**keys, "own": f"{keys['rounds'].split(':rounds:')[0]}:own:{player}"}
+        keys = {**keys, "own": f"{keys['own']}:{player}"}
     return cache.parts(keys, {**render, "own": lambda: own_of(event=event, player=player)})
 
 
@@ -406,12 +409,12 @@ def standings_rows_kept(*, event: Event, limit: int, offset: int) -> Any:
     """The standings to page (``selectors.standings_rows``); the page at ``offset`` of ``limit``
     rows as kept at the event's current version, for the usual sizes of page."""
     kept = limit in API_LIMITS and offset % limit == 0 and offset // limit < API_PAGES
-    found = cache.versions("site", f"event:{event.pk}", f"results:{event.pk}") if kept else None
+    found = cache.versions("site", f"event:{event.pk}", f"standings:{event.pk}") if kept else None
     if found is None:
         return selectors.standings_rows(event=event)
     key = (
         f"event:{event.pk}.{event.created.timestamp():.6f}:{found['site']}.{found[f'event:{event.pk}']}."
-        f"{found[f'results:{event.pk}']}:api-standings:{limit}:{offset}"
+        f"s{found[f'standings:{event.pk}']}:api-standings:{limit}:{offset}"
     )
 
     def page() -> tuple[int, list[StandingLine]]:

@@ -511,12 +511,16 @@ def _save(
     """Insert the ``new`` rows, rewrite the ``whole`` ones (pk and figures), set the rank of the
     ``moved`` ones (pk and rank), delete the ``gone`` ones, and move every row to ``after``
     (the last complete round). Returns how many rows were written."""
+    from ..core.cache import standings_changed
+
     if gone:
         Standing.objects.filter(pk__in=gone).delete()
-    Standing.objects.filter(event=event).exclude(after_round=after).update(after_round=after)
+    rounds = Standing.objects.filter(event=event).exclude(after_round=after).update(after_round=after)
     _update(whole, FIGURES)
     _update(moved, FIGURES[:1])
     Standing.objects.bulk_create(new, batch_size=2000)
+    if new or whole or moved or gone or rounds:
+        standings_changed(event.pk)  # the rows are written in bulk: no signal says so
     return len(new) + len(whole) + len(moved)
 
 

@@ -44,10 +44,7 @@ def recompute_standings_task(job_id: int) -> None:
     from .services import standings_recompute
 
     def work(reporter: JobReporter, params: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        from ..core.cache import results_changed
-
         count = standings_recompute(event=Event.objects.get(pk=params["event"]), progress=reporter.progress)
-        results_changed(params["event"])  # the standings it wrote are shown from now on
         return f"Standings updated for {count} players.", {"players": count}
 
     run_job(job_id, work)

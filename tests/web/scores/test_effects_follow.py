@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 from django.db import connection, transaction
-from django.test import TestCase
+from django.test import Client, TestCase, override_settings
+from django.urls import reverse
 from django.utils import timezone
 
+from spyleague.core import cache
 from spyleague.ratings.models import Rating
 from spyleague.scores import effects
 from spyleague.scores.models import PendingEffects, Result
@@ -28,6 +30,7 @@ from spyleague.tournaments.services import standings_compute
 from spyleague.tournaments.standings import standings_ranked
 
 from ..tournaments.helpers import distinct_scores, make_event, play_round
+from ..tournaments.test_event_cache import get, normal, uncached
 
 WAIT = 30.0
 
@@ -190,3 +193,29 @@ def test_confirmations_of_different_tables_do_not_wait_on_each_other(
     assert not PendingEffects.objects.exists()
     assert Round.objects.filter(event=event, status=Round.Status.COMPLETE).count() == 2
     assert stored_equal_computed(event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_kept_pages_show_the_standings_as_soon_as_the_effects_are_applied(
+    club: Any, organiser: Any, sent: list[Any]
+) -> None:
+    # The standings are written in bulk (no signal) by the effects, in a transaction after the
+    # confirmation's: their writer must move the pages on, or the kept standings stay as they
+    # were until the next confirmation.
+    event, results = second_round(club, organiser, sent, 12)
+    page = reverse("tournaments:event", args=[event.pk])
+    standings = reverse("api-event-standings", args=[event.pk])
+    visitor = Client()
+    with override_settings(SPYLEAGUE_PAGE_CACHE=True):
+        cache.PAGES.over()
+        before = normal(get(visitor, page)), get(visitor, standings)
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            result_confirm(user=organiser, result=results[0])
+        recorded = normal(get(visitor, page)), get(visitor, standings)
+        assert recorded == (normal(uncached(visitor, page)), uncached(visitor, standings))
+        assert recorded[0] != before[0]  # the table shows its result at once
+        assert recorded[1] == before[1]  # the standings wait for the effects
+        assert effects.effects_apply_all() == 1
+        applied = normal(get(visitor, page)), get(visitor, standings)
+        assert applied == (normal(uncached(visitor, page)), uncached(visitor, standings))
+        assert applied[1] != recorded[1]
