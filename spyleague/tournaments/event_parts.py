@@ -26,7 +26,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from ..core import cache
 from . import selectors
-from .models import Entrant, Event, Round, Seat, Standing, Table
+from .models import Entrant, Event, Round, Seat, Table
 from .selectors import (
     StandingLine,
     current_round,
@@ -297,8 +297,8 @@ def my_line(*, event: Event, entrant: int) -> MyLine:
     if mine is None:  # standings not stored yet (nothing scored, or a moment after the first result)
         computed = standings_page(event=event, entrant=entrant, per_page=per_page)
         return MyLine(computed.mine, computed.my_page, computed.page.paginator.count)
-    line, ahead = mine
-    return MyLine(line, ahead // per_page + 1, Standing.objects.filter(event=event).count())
+    line, ahead, count = mine
+    return MyLine(line, ahead // per_page + 1, count)
 
 
 @dataclass(frozen=True)
@@ -340,14 +340,17 @@ class Own:
     table: OwnTable | None
 
 
-def _own_table(table: Table) -> OwnTable:
-    seats = tuple(OwnSeat(s.entrant_id, s.entrant.player.name, s.place, s.score) for s in table.seats.all())
-    return OwnTable(table.pk, table.number, table.is_bye, table.status, table.round.number, seats)
+def _own_table(seats: list[Seat]) -> OwnTable | None:
+    if not seats:
+        return None
+    table = seats[0].table
+    listed = tuple(OwnSeat(s.entrant_id, s.entrant.player.name, s.place, s.score) for s in seats)
+    return OwnTable(table.pk, table.number, table.is_bye, table.status, table.round.number, listed)
 
 
 def own_of(*, event: Event, player: int) -> Own | None:
     """The player's own, read for them alone (a few queries); None when they are not entered."""
-    from .selectors import my_table
+    from .selectors import my_table_seats
 
     entry = (
         Entrant.objects.filter(event=event, player_id=player)
@@ -356,8 +359,8 @@ def own_of(*, event: Event, player: int) -> Own | None:
     )
     if entry is None:
         return None
-    table = my_table(event=event, entrant=entry[0])
-    return Own(OwnEntry(*entry), my_line(event=event, entrant=entry[0]), _own_table(table) if table else None)
+    seats = my_table_seats(event=event, entrant=entry[0])
+    return Own(OwnEntry(*entry), my_line(event=event, entrant=entry[0]), _own_table(seats))
 
 
 def page_shown(asked: int | None, count: int) -> int:

@@ -19,6 +19,7 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
     Sum,
     Value,
     Window,
@@ -215,23 +216,21 @@ def standings_page(
     if entrant is not None:
         mine = my_standing(event=event, entrant=entrant)
         if mine is not None:
-            out.mine, ahead = mine
+            out.mine, ahead, _count = mine
             out.my_page = ahead // per_page + 1
     return out
 
 
-def my_standing(*, event: Event, entrant: int) -> tuple[StandingLine, int] | None:
-    """The entrant's stored line, with its place, and how many lines come before it (None while
-    they have no row). A filter on one row would leave the place's window only that row to
-    rank: the place is counted instead (``standings.standings_ahead``)."""
+def my_standing(*, event: Event, entrant: int) -> tuple[StandingLine, int, int] | None:
+    """The entrant's stored line, with its place, how many lines come before it and how many
+    lines there are (None while they have no row): two queries. A filter on one row would leave
+    the place's window only that row to rank: the place is counted (``standings.standings_ahead``)."""
     from .standings import standings_ahead
 
-    found = standings_ahead(event, entrant)
-    row = Standing.objects.filter(event=event, entrant_id=entrant).values_list(*STANDING_COLUMNS[1:]).first()
-    if found is None or row is None:
+    found = standings_ahead(event, entrant, STANDING_COLUMNS[1:])
+    if found is None:
         return None
-    place, ahead = found
-    return _line((place, *row)), ahead
+    return _line((found.place, *found.row)), found.ahead, found.count
 
 
 def _level_page(*, event: Event, page: Any, entrant: int | None, per_page: int) -> StandingsPage:
@@ -249,23 +248,20 @@ def _level_page(*, event: Event, page: Any, entrant: int | None, per_page: int) 
     return out
 
 
-def my_table(*, event: Event, entrant: int) -> Table | None:
-    """The entrant's table in the event's latest published round, with its seats and players."""
-    seat = (
+def my_table_seats(*, event: Event, entrant: int) -> list[Seat]:
+    """The seats of the entrant's table in the event's latest published round, in order, each
+    with its player and with the table and its round (``seats[0].table``): one query. Empty
+    when they sit at no published table."""
+    latest = (
         Seat.objects.filter(entrant_id=entrant, table__round__event=event)
         .exclude(table__round__status=Round.Status.DRAFT)
         .order_by("-table__round__number")
-        .values_list("table_id", flat=True)
-        .first()
+        .values("table_id")[:1]
     )
-    if seat is None:
-        return None
-    return (
-        Table.objects.select_related("round")
-        .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("entrant__player").order_by("position"))
-        )
-        .get(pk=seat)
+    return list(
+        Seat.objects.filter(table_id=Subquery(latest))
+        .select_related("table__round", "entrant__player")
+        .order_by("position")
     )
 
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection
-from django.db.models import F, FloatField, IntegerField, Q, QuerySet, Value, Window
+from django.db.models import Count, F, FloatField, IntegerField, Q, QuerySet, Value, Window
 from django.db.models.functions import Cast, Coalesce, Rank
 from django.db.models.functions import Round as DbRound
 
@@ -345,10 +345,21 @@ def standings_ranked(event: Event) -> QuerySet[Any]:
     return rows.annotate(place=Window(Rank(), order_by=order))
 
 
-def standings_ahead(event: Event, entrant: int) -> tuple[int, int] | None:
-    """The entrant's place, and how many rows come before theirs in the standings' order (place,
-    then name, then entry): counted in SQL, two queries whatever the number of players. None
-    while the entrant has no row."""
+@dataclass(frozen=True)
+class Ahead:
+    """One entrant's stored row (``columns`` asked of ``standings_ahead``), its place, how many
+    rows come before it in the standings' order, and how many rows there are."""
+
+    row: tuple[Any, ...]
+    place: int
+    ahead: int
+    count: int
+
+
+def standings_ahead(event: Event, entrant: int, columns: Sequence[str] = ()) -> Ahead | None:
+    """The entrant's row (its ``columns``), place, and how many rows come before theirs in the
+    standings' order (place, then name, then entry), and how many rows there are: counted in
+    SQL, two queries whatever the number of players. None while the entrant has no row."""
     from .services import KNOCKOUT_FORMATS
 
     rows = Standing.objects.filter(event=event)
@@ -357,19 +368,22 @@ def standings_ahead(event: Event, entrant: int) -> tuple[int, int] | None:
     else:
         keys = _sort_keys(event)
     keyed = rows.annotate(**{name: value for name, value, _ in keys}, name=F("entrant__player__name"))
-    mine = keyed.filter(entrant_id=entrant).values(*(name for name, _, _ in keys), "name").first()
-    if mine is None:
+    names = [name for name, _, _ in keys]
+    found = keyed.filter(entrant_id=entrant).values_list(*names, "name", *columns).first()
+    if found is None:
         return None
+    mine = dict(zip([*names, "name"], found, strict=False))
     better = Q(pk__in=[])
     level = Q()
     for name, _, higher in keys:
         better |= level & Q(**{f"{name}__{'gt' if higher else 'lt'}": mine[name]})
         level &= Q(**{name: mine[name]})
-    place = 1 + keyed.filter(better).count()
-    before_in_place = keyed.filter(level).filter(
-        Q(name__lt=mine["name"]) | Q(name=mine["name"], entrant_id__lt=entrant)
+    before_in_place = level & (Q(name__lt=mine["name"]) | Q(name=mine["name"], entrant_id__lt=entrant))
+    counted = keyed.aggregate(
+        better=Count("pk", filter=better), before=Count("pk", filter=before_in_place), count=Count("pk")
     )
-    return place, place - 1 + before_in_place.count()
+    place = 1 + counted["better"]
+    return Ahead(tuple(found[len(names) + 1 :]), place, place - 1 + counted["before"], counted["count"])
 
 
 def _line(f: Figures | StandingsRow) -> tuple[Any, ...]:

@@ -459,3 +459,25 @@ def test_addresses_past_the_usual_ones_are_rendered_but_not_kept(day: Day, page_
     assert _kept_parts() == kept
     get(day.clients["anonymous"], day.url("?page=2"))
     assert _kept_parts() > kept
+
+
+@pytest.mark.parametrize("players", [8, 40])
+def test_a_player_s_own_is_read_in_four_queries_whatever_the_size(
+    club: Any, organiser: Any, players: int, django_assert_num_queries: Any
+) -> None:
+    # Read for each player at each version of the event (a result confirmed every few seconds
+    # on a big day): their entry, their table's seats, their line, and their place and page.
+    event = make_event(club, organiser, players=players)
+    play_round(event, organiser)
+    play_round(event, organiser)
+    entrant = Entrant.objects.filter(event=event).order_by("-pk").select_related("player").first()
+    assert entrant is not None
+    with django_assert_num_queries(4):
+        own = event_parts.own_of(event=event, player=entrant.player_id)
+    assert own is not None and own.entry.pk == entrant.pk
+    assert own.table is not None and own.table.round_number == 2
+    assert entrant.player.name in [seat.name for seat in own.table.seats]
+    assert own.mine is not None and own.mine.line is not None and own.mine.count == players
+    page = event_parts.standings_page(event=event, page=own.mine.page, entrant=entrant.pk)
+    assert entrant.pk in [line.entrant_id for line in page.lines]
+    assert own.mine.line.rank == next(line.rank for line in page.lines if line.entrant_id == entrant.pk)
