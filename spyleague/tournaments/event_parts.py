@@ -15,6 +15,7 @@ as whole numbers (``Asked``), and its links are built from those alone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,12 +30,14 @@ from . import selectors
 from .models import Entrant, Event, Round, Seat, Table
 from .selectors import (
     StandingLine,
+    StandingsOrder,
     current_round,
     draft_notes,
     my_standing,
     round_tables,
     rounds_counted,
     rounds_get,
+    standings_order,
     standings_page,
 )
 
@@ -113,6 +116,7 @@ def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
         "rounds": f"{base}.r{results}:rounds:{kind}:{asked_key}",
         "entrants": f"{base}:entrants:{kind}:{asked_key}",
         "own": f"{base}.r{results}.s{standings}:own",  # and the viewer's player
+        "order": f"{base}.s{standings}:order",  # the standings' order (names break ties)
     }
 
 
@@ -142,10 +146,17 @@ def _standing(line: StandingLine, show_bh1: bool, show_sb: bool) -> tuple[Any, .
     )
 
 
-def render_standings(event: Event, asked: Asked) -> SafeString:
+Order = Callable[[], StandingsOrder | None]
+
+
+def render_standings(event: Event, asked: Asked, order: Order) -> SafeString:
     from .views import _scoring
 
-    standings = standings_page(event=event, page=asked.page, per_page=STANDINGS_PER_PAGE)
+    kept = order()
+    if kept is not None:  # the page's rows read by id, their places from the kept order
+        standings = kept.page(event=event, page=asked.page, per_page=STANDINGS_PER_PAGE)
+    else:
+        standings = standings_page(event=event, page=asked.page, per_page=STANDINGS_PER_PAGE)
     show_bh1, show_sb = "buchholz_cut1" in event.tiebreaks, "sonneborn_berger" in event.tiebreaks
     rows = [
         cache.row(f"{TEMPLATE}#standing_row", _standing(line, show_bh1, show_sb)) for line in standings.lines
@@ -266,19 +277,38 @@ def event_parts(
     The viewer's own is read for them alone (a few queries) and kept under a key of theirs: a
     result confirmed every few seconds moves the version on long before a thousand entrants have
     each looked once, so working out everyone's at once would cost more than it saves."""
+    keys = _keys(event, kind, asked)
+    order = _order_of(event, keys)
     render: dict[str, Any] = {
-        "standings": lambda: render_standings(event, asked),
+        "standings": lambda: render_standings(event, asked, order),
         "rounds": lambda: render_rounds(event, kind, asked),
         "entrants": lambda: render_entrants(event, kind, asked),
     }
     if only is not None:
         render = {name: make for name, make in render.items() if name in only}
-    keys = _keys(event, kind, asked)
     if player is None:
         return {**cache.parts(keys, render), "own": None}
     if keys is not None:  # theirs alone, kept for when they look again at the same version
         keys = {**keys, "own": f"{keys['own']}:{player}"}
-    return cache.parts(keys, {**render, "own": lambda: own_of(event=event, player=player)})
+    return cache.parts(keys, {**render, "own": lambda: own_of(event=event, player=player, order=order)})
+
+
+def _order_of(event: Event, keys: dict[str, str] | None) -> Order:
+    """The standings' order, read at most once a page: kept under ``keys["order"]`` (worked out
+    once per version of the standings, for every reader), or worked out here without keys."""
+    found: list[StandingsOrder | None] = []
+
+    def make() -> StandingsOrder | None:
+        return standings_order(event=event)
+
+    def order() -> StandingsOrder | None:
+        if not found:
+            found.append(
+                make() if keys is None else cache.parts({"order": keys["order"]}, {"order": make})["order"]
+            )
+        return found[0]
+
+    return order
 
 
 @dataclass
@@ -290,9 +320,16 @@ class MyLine:
     count: int
 
 
-def my_line(*, event: Event, entrant: int) -> MyLine:
-    """The entrant's line and its page (a few queries, whatever the number of players)."""
+def my_line(*, event: Event, entrant: int, order: Order | None = None) -> MyLine:
+    """The entrant's line and its page: their row alone when the standings' order is kept
+    (``order``), else a few queries, whatever the number of players."""
     per_page = STANDINGS_PER_PAGE
+    kept = order() if order is not None else None
+    at = kept.position(entrant) if kept is not None else None
+    if kept is not None and at is not None:
+        lines = kept.lines(event=event, entrants=[entrant])
+        if lines:
+            return MyLine(lines[0], at // per_page + 1, len(kept))
     mine = my_standing(event=event, entrant=entrant)
     if mine is None:  # standings not stored yet (nothing scored, or a moment after the first result)
         computed = standings_page(event=event, entrant=entrant, per_page=per_page)
@@ -348,8 +385,9 @@ def _own_table(seats: list[Seat]) -> OwnTable | None:
     return OwnTable(table.pk, table.number, table.is_bye, table.status, table.round.number, listed)
 
 
-def own_of(*, event: Event, player: int) -> Own | None:
-    """The player's own, read for them alone (a few queries); None when they are not entered."""
+def own_of(*, event: Event, player: int, order: Order | None = None) -> Own | None:
+    """The player's own, read for them alone (a few queries; three with the standings' order
+    kept, ``order``); None when they are not entered."""
     from .selectors import my_table_seats
 
     entry = (
@@ -360,7 +398,7 @@ def own_of(*, event: Event, player: int) -> Own | None:
     if entry is None:
         return None
     seats = my_table_seats(event=event, entrant=entry[0])
-    return Own(OwnEntry(*entry), my_line(event=event, entrant=entry[0]), _own_table(seats))
+    return Own(OwnEntry(*entry), my_line(event=event, entrant=entry[0], order=order), _own_table(seats))
 
 
 def page_shown(asked: int | None, count: int) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.core.paginator import Page, Paginator
@@ -219,6 +220,58 @@ def standings_page(
             out.mine, ahead, _count = mine
             out.my_page = ahead // per_page + 1
     return out
+
+
+@dataclass(frozen=True)
+class StandingsOrder:
+    """The stored standings' order: each entrant's id and place, first to last (``standings_order``).
+
+    Small (two integers a row) and the same for every reader until the standings, a name or the
+    event change, so it is worked out once per version and kept (``event_parts``): a page of
+    the standings then reads its rows by id, and a player's line is found without counting."""
+
+    entrants: tuple[int, ...]
+    places: tuple[int, ...]
+
+    @cached_property
+    def _at(self) -> dict[int, int]:
+        return {entrant: i for i, entrant in enumerate(self.entrants)}
+
+    def __len__(self) -> int:
+        return len(self.entrants)
+
+    def position(self, entrant: int) -> int | None:
+        """How many rows come before the entrant's (None when they have no row)."""
+        return self._at.get(entrant)
+
+    def page(self, *, event: Event, page: Any, per_page: int = STANDINGS_PER_PAGE) -> StandingsPage:
+        """A page of the standings (``page`` as the address gives it): its rows read by id."""
+        shown = Paginator(range(len(self.entrants)), per_page).get_page(page)
+        ids = [self.entrants[i] for i in shown.object_list]
+        return StandingsPage(shown, self.lines(event=event, entrants=ids))
+
+    def lines(self, *, event: Event, entrants: Sequence[int]) -> list[StandingLine]:
+        """The lines of ``entrants`` (of this order), in the order given: one query."""
+        rows = {
+            row[2]: row
+            for row in Standing.objects.filter(event=event, entrant_id__in=list(entrants)).values_list(
+                *STANDING_COLUMNS[1:]
+            )
+        }
+        return [
+            _line((self.places[at], *rows[entrant]))
+            for entrant in entrants
+            if entrant in rows and (at := self._at.get(entrant)) is not None
+        ]
+
+
+def standings_order(*, event: Event) -> StandingsOrder | None:
+    """The stored standings' order (one query), or None while none are stored."""
+    rows: list[tuple[int, int]] = list(_stored_standings(event).values_list("entrant_id", "place"))  # type: ignore[misc]  # (an annotation)
+    if not rows:
+        return None
+    entrants, places = zip(*rows, strict=True)
+    return StandingsOrder(tuple(entrants), tuple(places))
 
 
 def my_standing(*, event: Event, entrant: int) -> tuple[StandingLine, int, int] | None:

@@ -7,7 +7,8 @@ A SELECT is fine when it
 - reads the rows of a few given ids: its main table's primary key ``= 3`` or ``IN (3, 4, ...)``
   with at most ``MAX_LIMIT`` of them (the rows of a page, read after the page);
 - reads the children of given parents through a relation that is bounded by the rules: one of
-  ``BOUNDED`` (the seats of a table, the rounds of an event...) ``=`` or ``IN`` given ids.
+  ``BOUNDED`` (the seats of a table, the rounds of an event...) ``=`` or ``IN`` given ids;
+- is one of ``KEPT_WHOLE``: a list read whole once per version and kept for every reader.
 
 Anything else reads a list whose length grows with the data (the tables of a round, every
 rated player, a club's members): it must be paged in the database.
@@ -34,6 +35,15 @@ BOUNDED: dict[tuple[str, str], str] = {
     ("scores_scorepadseat", "scorepad_id"): "a scorepad has the seats of its table",
     ("ratings_rating", "player_id"): "a player has one rating a game",
     ("tournaments_round", "event_id"): f"an event has at most {MAX_ROUNDS} rounds",
+}
+
+# (table, the names it selects): a whole list read once per version of what it lists and kept
+# for every reader, so that the readers' pages read only their rows; why it may be whole.
+KEPT_WHOLE: dict[tuple[str, frozenset[str]], str] = {
+    ("tournaments_standing", frozenset({"entrant_id", "place"})): (
+        "the standings' order, two numbers a row, read once per version of the standings and "
+        "kept (tournaments.event_parts): each page then reads its rows by id"
+    ),
 }
 
 
@@ -133,6 +143,9 @@ def judge(sql: str, *, dialect: str) -> Verdict:
         return Verdict(True, "one row of aggregates")
     tables = _tables(tree)
     main = _main_table(tree)
+    selected = frozenset(p.alias_or_name for p in tree.expressions)
+    if main is not None and (main, selected) in KEPT_WHOLE:
+        return Verdict(True, KEPT_WHOLE[(main, selected)])
     for term in _conjuncts(tree.args.get("where")):
         ids = _literal_ids(term)
         column = _column(term)

@@ -481,3 +481,26 @@ def test_a_player_s_own_is_read_in_four_queries_whatever_the_size(
     page = event_parts.standings_page(event=event, page=own.mine.page, entrant=entrant.pk)
     assert entrant.pk in [line.entrant_id for line in page.lines]
     assert own.mine.line.rank == next(line.rank for line in page.lines if line.entrant_id == entrant.pk)
+
+
+def test_the_kept_order_gives_every_page_and_every_line_as_the_database_counts_them(
+    club: Any, organiser: Any, django_assert_num_queries: Any
+) -> None:
+    from spyleague.tournaments.selectors import standings_order
+
+    event = make_event(club, organiser, players=23)  # ties by name and by place on some pages
+    play_round(event, organiser)
+    play_round(event, organiser)
+    order = standings_order(event=event)
+    assert order is not None and len(order) == 23
+    per_page = 5
+    for page in range(1, 6):
+        counted = event_parts.standings_page(event=event, page=page, per_page=per_page)
+        with django_assert_num_queries(1):
+            kept = order.page(event=event, page=page, per_page=per_page)
+        assert kept.lines == counted.lines and kept.page.number == counted.page.number
+        assert kept.page.paginator.count == counted.page.paginator.count
+    for entrant in Entrant.objects.filter(event=event).values_list("pk", flat=True):
+        with django_assert_num_queries(1):
+            from_order = event_parts.my_line(event=event, entrant=entrant, order=lambda: order)
+        assert from_order == event_parts.my_line(event=event, entrant=entrant)
