@@ -78,6 +78,12 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created"]
         verbose_name_plural = "matches"
+        # The lobby's lists, read by everyone: the open tables newest first, the matches under
+        # way latest first. A season's finished matches are not read to find them.
+        indexes = [
+            models.Index(fields=["status", "-created"], name="match_status_created"),
+            models.Index(fields=["status", "-updated"], name="match_status_updated"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.title} match #{self.pk}"
