@@ -962,6 +962,9 @@ def main() -> None:
     )
     parser.add_argument("--worker-concurrency", type=int, default=2, help="the Celery worker's (compose: 2)")
     parser.add_argument(
+        "--serving", type=int, help="requests a web process serves at once (SPYLEAGUE_SERVING; default 8)"
+    )
+    parser.add_argument(
         "--postgres", default=os.environ.get("LOAD_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
     )
     parser.add_argument("--redis", default="redis://127.0.0.1:6379", help="the Redis server (no database)")
@@ -1021,6 +1024,8 @@ def main() -> None:
     env = site_env(
         tmp, database, redis_url, broker_url, f"spyleague-load-{os.getpid()}", not args.no_page_cache
     )
+    if args.serving:
+        env["SPYLEAGUE_SERVING"] = str(args.serving)
     procs: dict[str, subprocess.Popen[bytes]] = {}
     try:
         print(f"Setting up in {tmp} (load average {loadavg()})", flush=True)

@@ -35,7 +35,10 @@ cached unless ``SPYLEAGUE_PAGE_CACHE`` says so: each process would keep versions
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import logging
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -46,7 +49,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends import redis as django_redis
 from django.db import transaction
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import get_token
 from django.template.loader import get_template
 from django.utils.functional import cached_property
@@ -325,3 +328,77 @@ class RedisCache(django_redis.RedisCache):
             if client is None:
                 client = _CLIENTS[key] = _PooledClient(this._servers, **this._options)
         return client
+
+
+# --- whole pages for visitors -----------------------------------------------------------------
+
+PAGE_PATH_CHARS = 300  # an address longer than this (made up, or a crawler's) is not kept
+
+
+def _visitor(request: HttpRequest) -> bool:
+    """A visitor whose page is everyone's: signed out (no session at all, so no message
+    waiting for them in it), no message in a cookie, asking a GET."""
+    cookies = request.COOKIES
+    return (
+        request.method == "GET"
+        and settings.SESSION_COOKIE_NAME not in cookies
+        and "messages" not in cookies
+        and len(request.get_full_path()) <= PAGE_PATH_CHARS
+    )
+
+
+def _csrf_marked(html: str, request: HttpRequest) -> str | None:
+    """The page with each of the request's CSRF tokens as ``CSRF_MARK`` (every page carries
+    one for htmx), or None when something else in it is the request's own (a CSP nonce)."""
+    from django.middleware.csrf import (  # type: ignore[attr-defined]  # (the stubs omit the last)
+        CSRF_ALLOWED_CHARS,
+        CSRF_TOKEN_LENGTH,
+        _unmask_cipher_token,
+    )
+
+    if 'nonce="' in html:
+        return None
+    secret = request.META.get("CSRF_COOKIE")
+    if not secret:
+        return html
+    candidates = re.findall(f"[{re.escape(CSRF_ALLOWED_CHARS)}]{{{CSRF_TOKEN_LENGTH}}}", html)
+    for token in set(candidates):
+        if _unmask_cipher_token(token) == secret:
+            html = html.replace(token, CSRF_MARK)
+    return html
+
+
+def kept_for_visitors(names: Callable[..., Iterable[str]]) -> Callable[[Any], Any]:
+    """A page that every visitor sees alike, kept whole once per version of what it shows.
+
+    ``names(*args, **kwargs)`` (the view's arguments) are the versions it depends on (those its
+    parts' keys hold). For a visitor (``_visitor``) the page kept at the current versions, for
+    the same address (and htmx's header) is answered without the view, with the visitor's own
+    CSRF token put in (``with_csrf``); a page not kept yet is the view's, kept when it is a 200
+    that set no cookie of its own. Anyone signed in, or with a message waiting, gets the view."""
+
+    def decorate(view: Any) -> Any:
+        @functools.wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+            if not enabled() or not _visitor(request):
+                return view(request, *args, **kwargs)
+            found = stamp(*names(*args, **kwargs))
+            if found is None:
+                return view(request, *args, **kwargs)
+            asked = f"{request.get_full_path()}|{request.headers.get('HX-Request', '')}"
+            key = f"page:{view.__module__}.{view.__name__}:{found}:{hashlib.sha1(asked.encode()).hexdigest()}"
+            kept = _reach(lambda: caches[CACHE].get(key), None)
+            if kept is not None:
+                content_type, html = kept
+                return HttpResponse(with_csrf(html, request), content_type=content_type)
+            response = view(request, *args, **kwargs)
+            if response.status_code == 200 and not response.streaming and not response.cookies:
+                marked = _csrf_marked(response.content.decode(response.charset), request)
+                if marked is not None:
+                    value = (response["Content-Type"], marked)
+                    _reach(lambda: caches[CACHE].set(key, value, PART_SECONDS), None)
+            return response
+
+        return wrapped
+
+    return decorate

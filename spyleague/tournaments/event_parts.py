@@ -95,6 +95,12 @@ class Asked:
         return query
 
 
+def event_versions(pk: int) -> tuple[str, str, str, str]:
+    """The versions an event's page depends on: the site's names, the event's state, its
+    results (its tables) and its standings."""
+    return ("site", f"event:{pk}", f"results:{pk}", f"standings:{pk}")
+
+
 def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
     """Each part's key: the versions it depends on, the viewer's kind, what the address asks.
 
@@ -102,7 +108,7 @@ def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
     recorded, and its standings when they are written after it: the round's tables are rendered
     again for the one, the standings for the other, and the entrants' list, which neither
     changes, only when the event changes (an entry, a drop, a check-in, a round, its settings)."""
-    names = ("site", f"event:{event.pk}", f"results:{event.pk}", f"standings:{event.pk}")
+    names = event_versions(event.pk)
     found = cache.versions(*names) if asked.kept() else None
     if found is None:
         return None

@@ -18,7 +18,7 @@ from games import game_info
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
-from ..core.cache import with_csrf
+from ..core.cache import kept_for_visitors, with_csrf
 from ..core.inputs import Refused, finite_number, found, reasons, refused_page
 from ..core.words import ordinal
 from ..scores import services as results
@@ -167,6 +167,7 @@ def _standings_html(event: Event, standings: str, own: Any, asked: Any) -> str:
     return marked.replace("<!--my-line-->", link, 1)
 
 
+@kept_for_visitors(event_parts.event_versions)
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
     is_organiser = has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
@@ -224,6 +225,7 @@ def _candidates(request: HttpRequest, event: Event) -> dict[str, Any]:
     }
 
 
+@kept_for_visitors(event_parts.event_versions)
 def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     """A page of the standings alone: what the event page's pager fetches with htmx."""
     event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
