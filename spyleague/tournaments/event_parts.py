@@ -101,6 +101,13 @@ def event_versions(pk: int) -> tuple[str, str, str, str]:
     return ("site", f"event:{pk}", f"results:{pk}", f"standings:{pk}")
 
 
+def _event_key(event: Event, site: str, state: str) -> str:
+    """The start of every kept part's key of the event: its id, the site's and its own version.
+    The event's creation time with its id: an id used again (SQLite may reuse a deleted row's)
+    is another key."""
+    return f"event:{event.pk}.{event.created.timestamp():.6f}:{site}.{state}"
+
+
 def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
     """Each part's key: the versions it depends on, the viewer's kind, what the address asks.
 
@@ -113,8 +120,7 @@ def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
     if found is None:
         return None
     site, state, results, standings = (found[name] for name in names)
-    # The event's creation time: an id used again (SQLite may reuse a deleted row's) is another key.
-    base = f"event:{event.pk}.{event.created.timestamp():.6f}:{site}.{state}"
+    base = _event_key(event, site, state)
     # Each part's links keep every parameter of the address (``Asked.query``): all are in its key.
     asked_key = f"{asked.page}:{asked.round}:{asked.tables}:{asked.entrants}:{asked.swap}"
     return {
@@ -459,10 +465,8 @@ def standings_rows_kept(*, event: Event, limit: int, offset: int) -> Any:
     found = cache.versions("site", f"event:{event.pk}", f"standings:{event.pk}") if kept else None
     if found is None:
         return selectors.standings_rows(event=event)
-    key = (
-        f"event:{event.pk}.{event.created.timestamp():.6f}:{found['site']}.{found[f'event:{event.pk}']}."
-        f"s{found[f'standings:{event.pk}']}:api-standings:{limit}:{offset}"
-    )
+    base = _event_key(event, found["site"], found[f"event:{event.pk}"])
+    key = f"{base}.s{found[f'standings:{event.pk}']}:api-standings:{limit}:{offset}"
 
     def page() -> tuple[int, list[StandingLine]]:
         rows = selectors.standings_rows(event=event)

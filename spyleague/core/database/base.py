@@ -32,7 +32,7 @@ from django.db.backends.postgresql import base
 from django.db.utils import DatabaseErrorWrapper
 from django.utils.asyncio import async_unsafe
 from django.utils.functional import cached_property
-from psycopg_pool import PoolTimeout
+from psycopg_pool import ConnectionPool, PoolTimeout
 
 from . import Availability, Trouble, trouble
 
@@ -74,18 +74,11 @@ def _check(connection: psycopg.Connection[Any]) -> None:
     when Django closed it inside an atomic block (a request's end under a test's transaction, a
     connection given up mid-transaction). The query must then not open a transaction of its own:
     Django's ``connect()`` turns ``autocommit`` on next, which psycopg refuses in a transaction
-    ("can't change 'autocommit' now"). As psycopg_pool's own check does, the query runs in
-    autocommit, and a connection that is somehow in a transaction is rolled back first."""
+    ("can't change 'autocommit' now"). psycopg_pool's own check runs the query in autocommit;
+    a connection that is somehow still in a transaction is rolled back first."""
     if connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
         connection.rollback()
-    if connection.autocommit:
-        connection.execute("")
-        return
-    connection.autocommit = True
-    try:
-        connection.execute("")
-    finally:
-        connection.autocommit = False
+    ConnectionPool.check_connection(connection)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
