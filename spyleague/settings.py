@@ -378,6 +378,8 @@ if REDIS_URL:
 # kept rendered (spyleague.core.cache): by default where the cache is shared (Redis). Without it
 # each process would keep versions of its own, which another process's writes do not move.
 SPYLEAGUE_PAGE_CACHE = env_bool("SPYLEAGUE_PAGE_CACHE", bool(REDIS_URL))
+# Sessions in the database, read from that cache when it is on (Django's cached_db, failing open).
+SESSION_ENGINE = "spyleague.core.sessions"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -23,9 +23,10 @@ from pairing.tables import MAX_TABLE
 
 from ..clubs.models import Player, Role
 from ..clubs.selectors import has_club_role
+from ..core import cache
 from ..scores import services as results
 from ..scores.models import Result
-from ..tournaments import services
+from ..tournaments import event_parts, services
 from ..tournaments.event_parts import standings_rows_kept
 from ..tournaments.models import Entrant, Event, Round, Table
 from ..tournaments.selectors import round_tables, rounds_listed, standing_line
@@ -562,8 +563,9 @@ class EventStandings(GenericAPIView[Any]):
 @permission_classes([permissions.IsAuthenticatedOrReadOnly])
 def table_result(request: Request, table_id: int) -> Response:
     table = _table(request, table_id)
-    if request.method == "GET":
-        return Response(table_result_get(table=table))
+    if request.method == "GET":  # kept at the versions of what it shows (read over and over)
+        names = ("site", event_parts.table_version(table.pk))
+        return Response(cache.kept(names, f"table-result:{table.pk}", lambda: table_result_get(table=table)))
     body = ResultInSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     seated = {s.entrant.player_id: s for s in table.seats.select_related("entrant__player")}

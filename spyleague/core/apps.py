@@ -15,7 +15,10 @@ class CoreConfig(AppConfig):
     verbose_name = "Background jobs"
 
     def ready(self) -> None:
+        from . import auth
         from .inputs import IdConverter
+
+        auth.connect()
 
         register_converter(IdConverter, "id")
         for label, words in OTHER_APPS_NAMED.items():

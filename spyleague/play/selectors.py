@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import re
+import time
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cache, cached_property
@@ -13,6 +14,7 @@ from typing import Any
 from django.db.models import Prefetch
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
 
 from games import game_info, get_bots, get_engine
 
@@ -224,12 +226,69 @@ def _to_act(match: Match) -> frozenset[int]:
         return frozenset()
 
 
+LOBBY_SECONDS = 2  # the kept lists' move counts and "last moved" order are at most this old
+LOBBY_VERSIONS = ("site", "lobby")  # names (of players), and the matches' statuses and seats
+
+
+def lobby_changed(sender: Any, instance: Any, update_fields: Any = None, **kwargs: Any) -> None:
+    """A match was made, started, finished or deleted, or a seat taken, left or given to a bot:
+    the lobby's lists move on at once (``play.apps``). A move moves only its counts, which the
+    lists show at most ``LOBBY_SECONDS`` late."""
+    if sender is Match and update_fields is not None and "status" not in update_fields:
+        return
+    from ..core import cache
+
+    cache.changed("lobby")
+
+
+def _public_lists(rows: int) -> dict[str, list[tuple[int, SafeString]]]:
+    """The open tables (with a free seat) and the matches under way, newest first, as (match id,
+    rendered row), ``2 * rows`` of each at most: a reader leaves out their own and shows ``rows``."""
+    seats = Match.objects.prefetch_related(
+        Prefetch("seat_set", queryset=MatchSeat.objects.select_related("player"))
+    )
+    template = get_template("play/lobby.html#open_row")
+    open_rows: list[tuple[int, SafeString]] = []
+    for m in seats.filter(status=Match.Status.OPEN).order_by("-created")[: 2 * rows + 30]:
+        free = sum(1 for s in m.seat_set.all() if not s.player_id and not s.bot)
+        if free and len(open_rows) < 2 * rows:
+            html = template.render({"m": m, "players": _names(m), "free": free})
+            open_rows.append((m.pk, mark_safe(html)))
+    template = get_template("play/lobby.html#watch_row")
+    under_way = seats.filter(status=Match.Status.PLAYING).order_by("-updated")[: 2 * rows]
+    watch = [(m.pk, mark_safe(template.render({"m": m, "players": _names(m)}))) for m in under_way]
+    return {"open": open_rows, "watch": watch}
+
+
+def _kept_lists(rows: int) -> dict[str, list[tuple[int, SafeString]]]:
+    from ..core import cache
+
+    stamp = cache.stamp(*LOBBY_VERSIONS)
+    if stamp is None:
+        return _public_lists(rows)
+    bucket = int(time.time() // LOBBY_SECONDS)
+    found = cache.parts({"lists": f"lobby:{stamp}:{bucket}:{rows}"}, {"lists": lambda: _public_lists(rows)})
+    lists: dict[str, list[tuple[int, SafeString]]] = found["lists"]
+    return lists
+
+
+def _without(kept: list[tuple[int, SafeString]], mine: set[int], rows: int) -> list[SafeString] | None:
+    """The kept rows that are not ``mine``, ``rows`` of them; None when leaving out the reader's
+    own leaves too few of a list that may have had more (read them for the reader then)."""
+    shown = [html for pk, html in kept if pk not in mine]
+    if len(shown) < rows and len(kept) >= 2 * rows and mine:
+        return None
+    return shown[:rows]
+
+
 def lobby_matches(
     *, user: Any, rows: int = LOBBY_ROWS, only: Collection[str] = ("open", "mine", "watch")
-) -> dict[str, list[dict[str, Any]]]:
+) -> dict[str, list[Any]]:
     """The lobby's three lists (``only`` those asked for): open tables the user can join, the
     user's own matches (those where it is their turn first, then the ones under way, open, and
-    the last few finished), and matches under way to watch, ``rows`` of each at most."""
+    the last few finished), and matches under way to watch, ``rows`` of each at most. The open
+    and watched lists are rendered rows, the same for everyone and kept (``_kept_lists``); the
+    user's own are dicts (``match``, ``players``, ``seat``, ``my_turn``)."""
     player = getattr(user, "player", None) if getattr(user, "is_authenticated", False) else None
     # Each list's seats read with their players in one query (not one for the seats, one more
     # for their players): the lobby is read by everyone on the big day.
@@ -249,22 +308,17 @@ def lobby_matches(
             mine.append({"match": match, "players": _names(match), "seat": seat, "my_turn": seat in to_act})
         order = {Match.Status.PLAYING: 1, Match.Status.OPEN: 2, Match.Status.FINISHED: 3}
         mine.sort(key=lambda r: (not r["my_turn"], order.get(r["match"].status, 4)))
-    open_tables = []
-    if "open" in only:
-        open_tables = [
-            {
-                "match": m,
-                "players": _names(m),
-                "free": sum(1 for s in m.seat_set.all() if not s.player_id and not s.bot),
-            }
-            for m in seats.filter(status=Match.Status.OPEN).exclude(pk__in=mine_ids).order_by("-created")[:50]
-        ]
-        open_tables = [row for row in open_tables if row["free"]][:rows]
-    watch = []
-    if "watch" in only:
-        under_way = seats.filter(status=Match.Status.PLAYING).exclude(pk__in=mine_ids).order_by("-updated")
-        watch = [{"match": m, "players": _names(m)} for m in under_way[:rows]]
-    return {"open": open_tables, "mine": mine, "watch": watch}
+    out: dict[str, list[Any]] = {"open": [], "mine": mine, "watch": []}
+    if "open" in only or "watch" in only:
+        kept = _kept_lists(rows)
+        for name in ("open", "watch"):
+            if name in only:
+                shown = _without(kept[name], mine_ids, rows)
+                if shown is None:  # enough rows to leave out all of the reader's own
+                    wider = _public_lists(rows + len(mine_ids))[name]
+                    shown = [html for pk, html in wider if pk not in mine_ids][:rows]
+                out[name] = shown
+    return out
 
 
 # --- the rules pages: the engine's rulings, from its package docstring -------------------------

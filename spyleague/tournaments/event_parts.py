@@ -15,6 +15,7 @@ as whole numbers (``Asked``), and its links are built from those alone.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -22,7 +23,11 @@ from typing import Any
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
 from django.http import HttpRequest, QueryDict
+from django.template.defaultfilters import floatformat, pluralize
 from django.template.loader import get_template
+from django.urls import get_script_prefix, reverse
+from django.utils import translation
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from ..core import cache
@@ -137,11 +142,18 @@ def _render(part: str, context: dict[str, Any]) -> SafeString:
     return mark_safe(get_template(f"{TEMPLATE}#{part}").render(context))
 
 
+# Stands for a line's place in its rendered row: a result moves the places of every line between
+# the old place and the new one, but the figures of a few lines only (its players', and their
+# opponents' tiebreaks), so a row is kept without its place and the place is put in after.
+PLACE_MARK = "place-of-the-row"
+
+
 def _standing(line: StandingLine, show_bh1: bool, show_sb: bool) -> tuple[Any, ...]:
-    """What a line of the standings shows (``standing_row``), in its order."""
+    """What a line of the standings shows (``standing_row``), in its order; its place as
+    ``PLACE_MARK`` (``_standing_row``)."""
     return (
         line.entrant_id,
-        line.rank,
+        PLACE_MARK,
         line.player_id,
         line.name,
         line.dropped,
@@ -170,9 +182,7 @@ def render_standings(event: Event, asked: Asked, order: Order) -> SafeString:
     else:
         standings = standings_page(event=event, page=asked.page, per_page=STANDINGS_PER_PAGE)
     show_bh1, show_sb = "buchholz_cut1" in event.tiebreaks, "sonneborn_berger" in event.tiebreaks
-    rows = [
-        cache.row(f"{TEMPLATE}#standing_row", _standing(line, show_bh1, show_sb)) for line in standings.lines
-    ]
+    rows = [_standing_row(line, show_bh1, show_sb) for line in standings.lines]
     context = {
         "event": event,
         "standings": standings,
@@ -181,6 +191,58 @@ def render_standings(event: Event, asked: Asked, order: Order) -> SafeString:
         "query": asked.query(),
     }
     return _render("standings_table", context)
+
+
+def _standing_row(line: StandingLine, show_bh1: bool, show_sb: bool) -> SafeString:
+    html = cache.row(f"{TEMPLATE}#standing_row", _standing(line, show_bh1, show_sb), render=standing_row_html)
+    return mark_safe(html.replace(PLACE_MARK, str(line.rank), 1))
+
+
+NONE = "\N{EN DASH}"  # a tiebreak not worked out
+
+
+@functools.lru_cache(maxsize=20_000)
+def _figure(value: Any, places: str, language: str | None) -> str:
+    return str(floatformat(value, places))
+
+
+@functools.lru_cache(maxsize=20_000)
+def _player_url(player: int, prefix: str) -> str:
+    return reverse("clubs:player", args=[player])
+
+
+def standing_row_html(values: tuple[Any, ...]) -> SafeString:
+    """``standing_row`` of ``event.html``, drawn here: the template is the row's definition (a
+    test renders both over random lines and finds them the same), this its fast way. The
+    standings' rows are rendered again whenever a result moves their figures, fifty to a page
+    and a page per version, and Django's template costs a third of a millisecond a row; this a
+    few hundredths."""
+    entrant, rank, player, name, dropped, byes, points, game_points, average, bh1, sb, wins, games = values[
+        :13
+    ]
+    show_bh1, show_sb = values[13], values[14]
+    language = translation.get_language()
+    e = conditional_escape
+    href = _player_url(player, get_script_prefix())
+    out = [
+        f'\n        <tr data-entrant="{e(entrant)}"><td class="num">{e(rank)}</td>'
+        f'<td><a href="{e(href)}">{e(name)}</a>'
+    ]
+    if dropped:
+        out.append(' <small class="muted">(dropped)</small>')
+    if byes:
+        out.append(f' <small class="muted">{e(byes)} bye{pluralize(byes)}</small>')
+    out.append(
+        f'</td>\n        <td class="num">{_figure(points, "-1", language)}</td>'
+        f'<td class="num">{_figure(game_points, "-1", language)}</td>\n        '
+        f'<td class="num">{_figure(average, "2", language)}</td>'
+    )
+    if show_bh1:
+        out.append(f'<td class="num">{_figure(bh1, "2", language) or NONE}</td>')
+    if show_sb:
+        out.append(f'<td class="num">{_figure(sb, "2", language) or NONE}</td>')
+    out.append(f'<td class="num">{e(wins)}</td><td class="num">{e(games)}</td></tr>\n')
+    return mark_safe("".join(out))
 
 
 def render_rounds(event: Event, kind: str, asked: Asked) -> SafeString:
@@ -389,12 +451,13 @@ class Own:
     table: OwnTable | None
 
 
-def _own_table(seats: list[Seat]) -> OwnTable | None:
+def _own_table(seats: list[tuple[Any, ...]]) -> OwnTable | None:
+    """The table of ``selectors.my_table_seats``'s rows."""
     if not seats:
         return None
-    table = seats[0].table
-    listed = tuple(OwnSeat(s.entrant_id, s.entrant.player.name, s.place, s.score) for s in seats)
-    return OwnTable(table.pk, table.number, table.is_bye, table.status, table.round.number, listed)
+    table, number, is_bye, status, round_number = seats[0][:5]
+    listed = tuple(OwnSeat(*seat[5:]) for seat in seats)
+    return OwnTable(table, number, is_bye, status, round_number, listed)
 
 
 def own_of(*, event: Event, player: int, order: Order | None = None) -> Own | None:
@@ -501,6 +564,20 @@ def _table_saved(sender: type, instance: Any, **kwargs: Any) -> None:
         event_id = Round.objects.filter(pk=instance.round_id).values_list("event_id", flat=True).first()
     if event_id is not None:
         cache.results_changed(event_id)
+    cache.changed(table_version(instance.pk))
+
+
+def table_version(table_id: int) -> str:
+    """The version of what a table's result shows (``GET /api/tables/<id>/result/``): its
+    status, its result and the result's changes."""
+    return f"table:{table_id}"
+
+
+def _result_saved(sender: type, instance: Any, **kwargs: Any) -> None:
+    """A result, or a change to it (every write of a result records one): its table's."""
+    table_id = instance.table_id if hasattr(instance, "table_id") else instance.result.table_id
+    if table_id is not None:
+        cache.changed(table_version(table_id))
 
 
 def _name_saved(sender: type, instance: Any, **kwargs: Any) -> None:
@@ -525,3 +602,7 @@ def connect_versions() -> None:
         signal.connect(_table_saved, sender=Table, dispatch_uid=f"page-version-table-{signal}")
         signal.connect(_name_saved, sender=Player, dispatch_uid=f"page-version-player-{signal}")
         signal.connect(_name_saved, sender=Club, dispatch_uid=f"page-version-club-{signal}")
+        for model in ("Result", "ResultLine", "ResultChange"):
+            signal.connect(
+                _result_saved, sender=f"scores.{model}", dispatch_uid=f"page-version-{model}-{signal}"
+            )

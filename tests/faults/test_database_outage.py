@@ -157,7 +157,9 @@ def outage_and_return(site: Site, event: int, table: int, seats: int, match: int
         ),
         "standings API": lambda: api.get(f"/api/events/{event}/standings/"),
         "leaderboard API": lambda: api.get("/api/leaderboards/black-spy/"),
-        "move from the API": lambda: api.post(f"/api/matches/{match}/act/", {"action": "pass", "version": 0}),
+        "move from the API": lambda: api.post(
+            f"/api/matches/{match}/act/", {"action": {"type": "pass"}, "version": 0}
+        ),
     }
     for name, ask in asked.items():  # warm: every process has connections in its pool
         if "sent" in name or "move" in name:

@@ -437,6 +437,50 @@ def test_the_lobby_shows_open_tables_my_matches_with_my_turn_first_and_matches_t
     assert "Ann and 3 random bots" in page
 
 
+def test_the_lobby_lists_kept_for_everyone_follow_each_match_at_once_and_its_moves_soon(
+    client: Any, make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.test import Client, override_settings
+
+    from spyleague.core import cache
+    from spyleague.play import selectors
+
+    now = [1_000_000.0]
+    monkeypatch.setattr(selectors.time, "time", lambda: now[0])
+    ann, bob, cat, dan = (make_user(username=n, player_name=n.title()) for n in ("ann", "bob", "cat", "dan"))
+    visitor = Client()
+
+    def lists(who: Any) -> tuple[str, str]:
+        page = who.get(reverse("play:lobby")).content.decode()
+        open_ = page[page.index('id="open-tables"') : page.index('id="new-match"')]
+        return open_, page[page.index('id="watch"') :]
+
+    with override_settings(SPYLEAGUE_PAGE_CACHE=True):
+        cache.PAGES.over()
+        assert "No table is waiting" in lists(visitor)[0]
+        table = services.match_create(user=cat, game="race-to-ten", seats=2, seed=0)
+        assert f"#{table.pk}<" in lists(visitor)[0]  # made: listed at once
+        services.match_join(user=dan, match_id=table.pk)
+        open_, watch = lists(visitor)
+        assert f"#{table.pk}<" not in open_  # no seat free: gone at once
+        services.match_start(user=cat, match_id=table.pk)
+        open_, watch = lists(visitor)
+        assert f"#{table.pk}<" in watch and '<td class="num">0</td>' in watch  # under way, no move yet
+        client.force_login(cat)
+        assert f"#{table.pk}<" not in lists(client)[1]  # a player's own is in their list, not here
+        ours = two_people(ann, bob)
+        assert f"#{ours.pk}<" in lists(visitor)[1]
+        table.refresh_from_db()
+        player = (cat, dan)[match_picture(match=table, seat=None).to_act[0]]  # (cat in seat 0)
+        services.match_move_submit(match_id=table.pk, user=player, action={"type": "add", "n": 1})
+        assert '<td class="num">1</td>' not in lists(visitor)[1]  # the count, kept a moment
+        now[0] += selectors.LOBBY_SECONDS
+        assert '<td class="num">1</td>' in lists(visitor)[1]  # and no longer
+        bob.player.name = "Roberta"
+        bob.player.save()
+        assert "Ann and Roberta" in lists(visitor)[1]  # a name, at once
+
+
 def test_the_new_match_form_keeps_what_was_chosen_after_an_error(client: Any, make_user: Any) -> None:
     client.force_login(make_user(username="ann"))
     response = client.post(

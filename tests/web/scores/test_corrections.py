@@ -208,3 +208,51 @@ def test_a_round_corrected_while_the_game_goes_on_needs_no_reason(client: Any, m
     assert client.post(url, form).status_code == 302
     assert ScorepadChange.objects.filter(scorepad=pad, action="corrected").count() == 1
     assert Result.objects.count() == 0
+
+
+def test_the_table_s_result_kept_for_its_readers_follows_every_write(
+    club: Any, organiser: Any, make_user: Any
+) -> None:
+    """``GET /api/tables/<id>/result/`` is kept at the table's version (and the site's, for the
+    names): after each write, what it answers is what a reading from the database says."""
+    from django.test import Client, override_settings
+
+    from spyleague.api.tournament_views import table_result_get
+    from spyleague.core import cache
+
+    event = make_event(club, organiser, players=4, name="Kept")
+    rnd = services.round_publish(user=organiser, rnd=services.round_pair(event=event))
+    table = rnd.tables.get()
+    seats = list(table.seats.order_by("position"))
+    reader = Client()
+    url = f"/api/tables/{table.pk}/result/"
+
+    def same() -> dict[str, Any]:
+        kept = reader.get(url).json()
+        table.refresh_from_db()
+        fresh = reader.get(url).json()  # (read again: kept now)
+        assert kept == fresh == json_of(table_result_get(table=table))
+        return kept
+
+    with override_settings(SPYLEAGUE_PAGE_CACHE=True):
+        cache.PAGES.over()
+        assert same()["result"] is None
+        entries = [EntryLine(s.entrant.player, float(v)) for s, v in zip(seats, WORLD, strict=True)]
+        result = result_enter(user=organiser, game="black-spy", club=club, table=table, entries=entries)
+        assert same()["status"] == "reported"
+        result_confirm(user=organiser, result=result)
+        assert same()["status"] == "confirmed"
+        again = [EntryLine(s.entrant.player, float(v)) for s, v in zip(seats, [150, 40, 35, 15], strict=True)]
+        result_correct(user=organiser, result=result, entries=again, note="Recounted")
+        assert same()["history"][-1]["note"] == "Recounted"
+        organiser.player.name = "Olga the Organiser"
+        organiser.player.save()
+        assert same()["history"][0]["who"] == "Olga the Organiser"
+
+
+def json_of(data: Any) -> Any:
+    import json
+
+    from rest_framework.utils.encoders import JSONEncoder
+
+    return json.loads(json.dumps(data, cls=JSONEncoder))
