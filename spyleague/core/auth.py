@@ -49,7 +49,7 @@ class ModelBackend(django_backends.ModelBackend):
 KEPT_SECONDS = 600  # who a user or a token is, kept this long after it was last read from the database
 
 
-def _user_version(user_id: Any) -> str:
+def user_version(user_id: Any) -> str:
     return f"user:{user_id}"
 
 
@@ -64,7 +64,7 @@ def kept_user(user_id: Any) -> Any:
     def read() -> Any:
         return user_model._default_manager.select_related("player").filter(pk=pk).first()
 
-    return cache.kept(_user_version(pk), f"user:{pk}", read, KEPT_SECONDS)
+    return cache.kept(user_version(pk), f"user:{pk}", read, KEPT_SECONDS)
 
 
 def _get_user(request: HttpRequest) -> Any:
@@ -114,17 +114,26 @@ class TokenAuthentication(authentication.TokenAuthentication):
 
 def user_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     """A user saved or deleted."""
-    cache.changed(_user_version(instance.pk))
+    cache.changed(user_version(instance.pk))
 
 
 def player_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
     """A player saved or deleted: their user's kept copy holds it."""
     if instance.user_id is not None:
-        cache.changed(_user_version(instance.user_id))
+        cache.changed(user_version(instance.user_id))
+
+
+def membership_changed(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """A club role given, changed or taken: its player's user's kept roles hold it."""
+    from ..clubs.models import Player
+
+    user_id = Player.objects.filter(pk=instance.player_id).values_list("user_id", flat=True).first()
+    if user_id is not None:
+        cache.changed(user_version(user_id))
 
 
 def token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
-    cache.changed("tokens", _user_version(instance.user_id))
+    cache.changed("tokens", user_version(instance.user_id))
 
 
 def connect() -> None:
@@ -138,6 +147,9 @@ def connect() -> None:
     player = apps.get_model("clubs", "Player")
     post_save.connect(player_changed, sender=player, dispatch_uid="kept-player-saved")
     post_delete.connect(player_changed, sender=player, dispatch_uid="kept-player-deleted")
+    membership = apps.get_model("clubs", "Membership")
+    post_save.connect(membership_changed, sender=membership, dispatch_uid="kept-membership-saved")
+    post_delete.connect(membership_changed, sender=membership, dispatch_uid="kept-membership-deleted")
     if apps.is_installed("rest_framework.authtoken"):
         token = apps.get_model("authtoken", "Token")
         post_save.connect(token_deleted, sender=token, dispatch_uid="kept-token-saved")

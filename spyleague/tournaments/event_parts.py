@@ -22,7 +22,7 @@ from typing import Any
 
 from django.core.paginator import Paginator
 from django.db.models import QuerySet
-from django.http import HttpRequest, QueryDict
+from django.http import Http404, HttpRequest, QueryDict
 from django.template.defaultfilters import floatformat, pluralize
 from django.template.loader import get_template
 from django.urls import get_script_prefix, reverse
@@ -104,6 +104,19 @@ def event_versions(pk: int) -> tuple[str, str, str, str]:
     """The versions an event's page depends on: the site's names, the event's state, its
     results (its tables) and its standings."""
     return ("site", f"event:{pk}", f"results:{pk}", f"standings:{pk}")
+
+
+def event_kept(pk: int) -> Event:
+    """The event with its club, kept at the versions of its state and the site's names (every
+    save of an event moves its version on); Http404 when there is none."""
+
+    def read() -> Event | None:
+        return Event.objects.select_related("club").filter(pk=pk).first()
+
+    event: Event | None = cache.kept(("site", f"event:{pk}"), f"event-row:{pk}", read)
+    if event is None:
+        raise Http404("No such event.")
+    return event
 
 
 def _event_key(event: Event, site: str, state: str) -> str:

@@ -169,7 +169,7 @@ def _standings_html(event: Event, standings: str, own: Any, asked: Any) -> str:
 
 @kept_for_visitors(event_parts.event_versions)
 def event_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    event = event_parts.event_kept(pk)
     is_organiser = has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
     kind = event_parts.ORGANISER if is_organiser else event_parts.PUBLIC
     asked = event_parts.Asked.of(request, organiser=is_organiser)
@@ -228,7 +228,7 @@ def _candidates(request: HttpRequest, event: Event) -> dict[str, Any]:
 @kept_for_visitors(event_parts.event_versions)
 def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     """A page of the standings alone: what the event page's pager fetches with htmx."""
-    event = get_object_or_404(Event.objects.select_related("club"), pk=pk)
+    event = event_parts.event_kept(pk)
     is_organiser = has_club_role(user=request.user, club=event.club, role=Role.ORGANISER)
     kind = event_parts.ORGANISER if is_organiser else event_parts.PUBLIC
     asked = event_parts.Asked.of(request, organiser=is_organiser)

@@ -143,3 +143,45 @@ def test_with_the_cache_away_a_signed_in_page_reads_the_database(make_user: Any)
     client.force_login(user)
     assert client.get("/").status_code == 200
     assert not sessions._unforgotten
+
+
+def test_a_club_role_given_changed_or_taken_counts_at_once(make_user: Any) -> None:
+    from spyleague.clubs.models import Club, Membership, Role
+    from spyleague.clubs.selectors import has_club_role
+
+    user = make_user(player_name="Pat Player")
+    club = Club.objects.create(name="Kept Club", slug="kept-club")
+
+    def organiser() -> bool:
+        return has_club_role(user=user, club=club, role=Role.ORGANISER)
+
+    assert not organiser()
+    membership = Membership.objects.create(club=club, player=user.player, role=Role.ORGANISER)
+    assert organiser()
+    with CaptureQueriesContext(connection) as queries:
+        assert organiser()
+    assert not [q for q in queries.captured_queries if "clubs_membership" in q["sql"]]  # kept
+    membership.role = Role.PLAYER
+    membership.save()
+    assert not organiser() and has_club_role(user=user, club=club, role=Role.PLAYER)
+    membership.delete()
+    assert not has_club_role(user=user, club=club, role=Role.PLAYER)
+
+
+def test_a_player_in_more_clubs_than_are_kept_has_each_role_read(
+    make_user: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spyleague.clubs import selectors
+    from spyleague.clubs.models import Club, Membership, Role
+
+    monkeypatch.setattr(selectors, "ROLES_KEPT", 1)
+    user = make_user(player_name="Pat Player")
+    clubs = [Club.objects.create(name=f"Club {i}", slug=f"club-{i}") for i in range(3)]
+    for club, role in zip(clubs, (Role.ORGANISER, Role.SCORER, Role.PLAYER), strict=True):
+        Membership.objects.create(club=club, player=user.player, role=role)
+    assert selectors.roles_of(user.player) is None
+    assert [selectors.club_role(user=user, club=c) for c in clubs] == [
+        Role.ORGANISER,
+        Role.SCORER,
+        Role.PLAYER,
+    ]
