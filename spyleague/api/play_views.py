@@ -17,7 +17,7 @@ from games import most_seats_online
 
 from ..play import services
 from ..play.models import Match
-from ..play.selectors import match_picture
+from ..play.selectors import match_picture, with_seats
 from .errors import error_responses
 from .serializers import BoundedDictField, JSONObjectField
 
@@ -121,8 +121,9 @@ class ReplayOutSerializer(MatchOutSerializer):
 
 def _picture(request: Request, match: Match, upto: int | None = None) -> dict[str, Any]:
     # A replay's step too is seen from the viewer's own seat, as on the replay page.
+    seats = with_seats(match)
     seat = services.seat_of(match=match, user=request.user)
-    return match_picture(match=match, seat=seat, upto=upto).as_dict()
+    return match_picture(match=match, seat=seat, upto=upto, seats=seats).as_dict()
 
 
 @extend_schema(request=MatchInSerializer, responses={201: MatchOutSerializer, **error_responses(403)})

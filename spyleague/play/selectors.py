@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, prefetch_related_objects
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
@@ -157,6 +157,15 @@ def board_template(game: str) -> str:
 def action_label(action: dict[str, Any]) -> str:
     rest = ", ".join(f"{k} {v}" for k, v in action.items() if k != "type")
     return f"{action['type'].replace('_', ' ').capitalize()}{': ' + rest if rest else ''}"
+
+
+def with_seats(match: Match) -> list[MatchSeat]:
+    """The match's seats with their players, in order, read once for everything that asks
+    ``match.seat_set.all()`` after (the viewer's seat, the picture, the page)."""
+    prefetch_related_objects(
+        [match], Prefetch("seat_set", queryset=MatchSeat.objects.select_related("player").order_by("number"))
+    )
+    return list(match.seat_set.all())
 
 
 def match_picture(

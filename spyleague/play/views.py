@@ -27,7 +27,7 @@ from .live import channel
 from .models import Match
 from .realtime import is_real_time
 from .rules_data import rules_facts
-from .selectors import game_rulings, has_rules, lobby_matches, match_picture
+from .selectors import game_rulings, has_rules, lobby_matches, match_picture, with_seats
 
 STREAM_SECONDS = 300  # a stream ends after this; the browser reconnects by itself
 
@@ -138,8 +138,9 @@ def _close_if_due(match: Match) -> Match:
 def _picture(request: HttpRequest, match: Match, upto: int | None = None) -> Any:
     if upto is None:
         _close_if_due(match)
+    seats = with_seats(match)
     seat = services.seat_of(match=match, user=request.user)
-    return match_picture(match=match, seat=seat, upto=upto)
+    return match_picture(match=match, seat=seat, upto=upto, seats=seats)
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:

@@ -726,3 +726,19 @@ def test_each_list_of_the_lobby_reads_its_seats_with_their_players_in_one_query(
     assert seats and all('"clubs_player"."name"' in sql for sql in seats)  # with their players
     players = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('SELECT "clubs_player"')]
     assert len(players) <= 1  # the viewer's own player at most, never a list's
+
+
+def test_a_match_s_page_and_its_api_read_its_seats_once(client: Any, make_user: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    ann, bob = make_user(username="ann"), make_user(username="bob")
+    match = two_people(ann, bob)
+    client.force_login(ann)
+    for url in (f"/api/matches/{match.pk}/", match.get_absolute_url()):
+        assert client.get(url).status_code == 200
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(url)
+        assert response.status_code == 200
+        seats = [q["sql"] for q in queries.captured_queries if 'FROM "play_matchseat"' in q["sql"]]
+        assert len(seats) == 1 and '"clubs_player"."name"' in seats[0], (url, seats)
