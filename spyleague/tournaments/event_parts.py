@@ -260,7 +260,7 @@ def standing_row_html(values: tuple[Any, ...]) -> SafeString:
 
 def render_rounds(event: Event, kind: str, asked: Asked) -> SafeString:
     organiser = kind == ORGANISER
-    rounds = rounds_counted(event=event)
+    rounds = _rounds_counted(event)
     current = current_round(rounds)
     # The round whose tables are shown: the one asked for, else the one being played (a draft is
     # the organisers' alone: the others see the latest published round).
@@ -289,6 +289,15 @@ def render_rounds(event: Event, kind: str, asked: Asked) -> SafeString:
         event=event, rounds=rounds, shown=shown, tables=tables, is_organiser=organiser, query=asked.query()
     )
     return _render("rounds", context)
+
+
+def _rounds_counted(event: Event) -> list[Round]:
+    """The event's rounds with their tables counted, kept at the event's version: a result moves
+    the round's tables on, not its rounds (a round published, completed or paired moves the
+    event's own version, as its lock does)."""
+    key = f"rounds-counted:{event.pk}.{event.created.timestamp():.6f}"
+    rounds: list[Round] = cache.kept(f"event:{event.pk}", key, lambda: rounds_counted(event=event))
+    return rounds
 
 
 def _tables(rnd: Round) -> QuerySet[Table, tuple[Any, ...]]:
@@ -478,11 +487,16 @@ def own_of(*, event: Event, player: int, order: Order | None = None) -> Own | No
     kept, ``order``); None when they are not entered."""
     from .selectors import my_table_seats
 
-    entry = (
-        Entrant.objects.filter(event=event, player_id=player)
-        .values_list("pk", "checked_in", "dropped_after")
-        .first()
-    )
+    def read() -> tuple[int, bool, int | None] | None:
+        return (
+            Entrant.objects.filter(event=event, player_id=player)
+            .values_list("pk", "checked_in", "dropped_after")
+            .first()
+        )
+
+    # Kept at the event's version (an entry, a check-in, a drop moves it): a result does not.
+    key = f"entry:{event.pk}.{event.created.timestamp():.6f}:{player}"
+    entry = cache.kept(f"event:{event.pk}", key, read)
     if entry is None:
         return None
     seats = my_table_seats(event=event, entrant=entry[0])
