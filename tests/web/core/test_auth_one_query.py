@@ -1,7 +1,9 @@
-"""A signed-in request reads its user and the user's player in one query (spyleague.core.auth)."""
+"""A signed-in request reads its user and the user's player in one query (spyleague.core.auth),
+when the pages' cache is off (with it on, they are kept: tests/web/core/test_kept_identity.py)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -9,13 +11,19 @@ from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
-from django.test import Client
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 from rest_framework.authtoken.models import Token
 
 from spyleague.core.auth import BACKEND, DJANGO_BACKEND
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def page_cache_off() -> Iterator[None]:
+    with override_settings(SPYLEAGUE_PAGE_CACHE=False):
+        yield
 
 
 def reads_of(queries: CaptureQueriesContext, table: str) -> list[str]:
