@@ -270,14 +270,13 @@ def _public_lists(rows: int) -> dict[str, list[tuple[int, SafeString]]]:
 
 
 def _kept_lists(rows: int) -> dict[str, list[tuple[int, SafeString]]]:
+    """``_public_lists`` kept at the lobby's versions, and made again every ``LOBBY_SECONDS``."""
     from ..core import cache
 
-    stamp = cache.stamp(*LOBBY_VERSIONS)
-    if stamp is None:
-        return _public_lists(rows)
     bucket = int(time.time() // LOBBY_SECONDS)
-    found = cache.parts({"lists": f"lobby:{stamp}:{bucket}:{rows}"}, {"lists": lambda: _public_lists(rows)})
-    lists: dict[str, list[tuple[int, SafeString]]] = found["lists"]
+    lists: dict[str, list[tuple[int, SafeString]]] = cache.kept(
+        LOBBY_VERSIONS, f"lobby:{bucket}:{rows}", lambda: _public_lists(rows)
+    )
     return lists
 
 
