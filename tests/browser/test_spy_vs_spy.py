@@ -89,7 +89,9 @@ def race_to_the_end(page: Any, *, tap: bool, try_a_wrong_pile: bool, limit: floa
             wrong = page.locator(".svs-piles .pile[data-pile]:not(.fits)")
             if try_a_wrong_pile and not seen["refused"] and wrong.count():
                 page.keyboard.press(str(int(wrong.first.get_attribute("data-pile")) + 1))
-                page.wait_for_selector("#race-toast:not([hidden])")
+                # The refusal itself, not the "go!" of the race's start (an info toast that may
+                # still show): until it is answered, the page drops the next press.
+                page.wait_for_selector("#race-toast:not([hidden]):not(.info)")
                 seen["refused"] = page.text_content("#race-toast")
                 shot(page, "spy-vs-spy-refused")
                 continue
