@@ -243,14 +243,15 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         }
         # Of those who met a player who changed group, only the ones in that player's old or new
         # group count them in their head to head.
-        met_moved = {
-            o
-            for p in rewrite
-            if key(p) != was[p]
-            for m in meetings.get(p, [])
-            for o, _ in m.opponents
-            if o not in rewrite and key(o) in (key(p), was[p])
-        }
+        met_moved: set[int] = set()
+        for p in rewrite:
+            groups = (key(p), was[p])
+            if groups[0] == groups[1]:
+                continue
+            for m in meetings.get(p, []):
+                for o, _ in m.opponents:
+                    if o not in rewrite and o not in met_moved and key(o) in groups:
+                        met_moved.add(o)
         if met_moved:
             more, _ = _meetings(_tables(met_moved, number_of), scheme)
             for p in met_moved:
@@ -262,7 +263,8 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
             for m in meetings.get(p, []):
                 for other, theirs in m.opponents:
                     outcomes.setdefault(other, []).append((theirs > m.place) - (theirs < m.place))
-            h2h[p] = head_to_head(p, outcomes, {o for o in outcomes if key(o) == key(p)})
+            group = key(p)
+            h2h[p] = head_to_head(p, outcomes, {o for o in outcomes if key(o) == group})
     after = _after_round(rounds)
     new: list[Standing] = []
     whole: list[tuple[Any, ...]] = []
@@ -590,9 +592,9 @@ FIGURES = (
 
 
 def _update(rows: Sequence[tuple[Any, ...]], columns: Sequence[tuple[str, str]]) -> None:
-    """Set ``columns`` of standings rows, each given as ``(pk, *values)``: one UPDATE from a list
-    of values per 2,000 rows (where the database has UPDATE ... FROM), not a statement per row,
-    nor the CASE per column and row that ``bulk_update`` builds."""
+    """Set ``columns`` of standings rows, each given as ``(pk, *values)``: one UPDATE from arrays
+    (PostgreSQL) or from a list of values per 2,000 rows (SQLite), not a statement per row, nor
+    the CASE per column and row that ``bulk_update`` builds."""
     if not rows:
         return
     names = [name for name, _ in columns]
@@ -602,15 +604,34 @@ def _update(rows: Sequence[tuple[Any, ...]], columns: Sequence[tuple[str, str]])
         objects = [Standing(pk=row[0], **dict(zip(names, row[1:], strict=True))) for row in rows]
         Standing.objects.bulk_update(objects, names, batch_size=200)
         return
-    postgres = connection.vendor == "postgresql"
     table = connection.ops.quote_name(Standing._meta.db_table)
-    casts = ["::bigint", *(f"::{kind}" for _, kind in columns)] if postgres else [""] * (len(columns) + 1)
-    one = "(" + ", ".join(f"%s{cast}" for cast in casts) + ")"
+    if connection.vendor == "postgresql":
+        # One array a column, unnested: a statement of as many parameters as columns however many
+        # rows. (A VALUES list of a parameter a value is a statement psycopg splits again at each
+        # call: past a few kilobytes it keeps no parsed copy, and splitting one of some hundreds
+        # of parameters cost more than the update itself.)
+        arrays = ", ".join(
+            f"%s::{'text' if kind == 'jsonb' else kind}[]" for kind in ("bigint", *(k for _, k in columns))
+        )
+        sets = ", ".join(
+            f"{connection.ops.quote_name(name)} = v.column{i}{'::jsonb' if kind == 'jsonb' else ''}"
+            for i, (name, kind) in enumerate(columns, start=2)
+        )
+        aliases = ", ".join(f"column{i}" for i in range(1, len(columns) + 2))
+        sql = f"UPDATE {table} SET {sets} FROM unnest({arrays}) AS v({aliases}) WHERE {table}.id = v.column1"
+        params = [
+            [json.dumps(x) if isinstance(x, list) else x for x in column]
+            for column in zip(*rows, strict=True)
+        ]
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+        return
+    one = "(" + ", ".join(["%s"] * (len(columns) + 1)) + ")"
     sets = ", ".join(
         f"{connection.ops.quote_name(name)} = v.column{i}" for i, name in enumerate(names, start=2)
     )
     limit = min(connection.features.max_query_params or 30000, 30000)  # parameters a statement
-    per_statement = max(1, min(2000, limit // len(casts)))
+    per_statement = max(1, min(2000, limit // (len(columns) + 1)))
     for start in range(0, len(rows), per_statement):
         part = rows[start : start + per_statement]
         values = ", ".join([one] * len(part))
