@@ -123,7 +123,10 @@ class PooledThreadsHandler(ASGIHandler):
         with closing(body_file):
             turns = _turns()
             try:
-                await asyncio.wait_for(turns.acquire(), TURN_SECONDS)
+                if turns.locked():  # (else the turn is taken at once: no timer, no task)
+                    await asyncio.wait_for(turns.acquire(), TURN_SECONDS)
+                else:
+                    await turns.acquire()
             except TimeoutError:  # saturated: "busy, try again", at once and without the view
                 response, closed = await sync_to_async(self._busy, thread_sensitive=True)(scope, body_file)
             else:
@@ -133,6 +136,10 @@ class PooledThreadsHandler(ASGIHandler):
                     )
                 finally:
                     turns.release()
+
+            if closed:  # read whole and closed: sent as it is, nothing left to abort on a disconnect
+                await self.send_response(response, send)
+                return
 
             class RequestProcessed(Exception):
                 pass
