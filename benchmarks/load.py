@@ -990,6 +990,12 @@ def main() -> None:
         help="sample the web workers with py-spy over the measured part, into this folder",
     )
     parser.add_argument(
+        "--trace-memory",
+        type=Path,
+        help="run the web and worker processes under tracemalloc (slower), a snapshot each 30 s into "
+        "this folder, and print what grew (benchmarks/memory_trace.py)",
+    )
+    parser.add_argument(
         "--mix",
         default="62,25,13",
         help="percent of the people who browse, play and enter results (default 62,25,13)",
@@ -1055,13 +1061,16 @@ def main() -> None:
             return
         port = free_port()
         logs = tmp
+        traced: list[str] = []  # the web and worker processes under tracemalloc, if asked
+        if args.trace_memory:
+            traced = [str(ROOT / "benchmarks" / "memory_trace.py"), str(args.trace_memory), "30"]
         procs["web"] = start(
-            [python, "-m", "gunicorn", "spyleague.asgi:application", "-k", "spyleague.server.Worker",
+            [python, *traced, "-m", "gunicorn", "spyleague.asgi:application", "-k", "spyleague.server.Worker",
              "-b", f"{HOST}:{port}", "-w", str(args.workers), "--access-logfile", str(tmp / "access.log")],
             env, tmp / "web.log",
         )  # fmt: skip
         procs["worker"] = start(
-            [python, "-m", "celery", "-A", "spyleague", "worker", "--loglevel=WARNING",
+            [python, *traced, "-m", "celery", "-A", "spyleague", "worker", "--loglevel=WARNING",
              f"--concurrency={args.worker_concurrency}"],
             env, tmp / "worker.log",
         )  # fmt: skip
@@ -1141,6 +1150,10 @@ def main() -> None:
         report(args, driver, took, plan, cpu_marks, rss, load_before, loads, ceiling_figures)
         if args.py_spy:
             spy_summary(args.py_spy)
+        if args.trace_memory:
+            trace = str(ROOT / "benchmarks" / "memory_trace.py")
+            compare = [python, trace, "--compare", str(args.trace_memory)]
+            subprocess.run(compare, check=False)
         if args.profile:
             for proc in procs.values():
                 stop(proc)

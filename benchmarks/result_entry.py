@@ -34,8 +34,11 @@ Figures measured on this project's machine are kept in ``benchmarks/README.md``.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import os
+import pstats
 import random
 import statistics
 import subprocess
@@ -245,7 +248,9 @@ def _database_cpu() -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def time_confirms(client: Any, big: Any, smalls: list[Any], count: int, rng: random.Random) -> dict[str, Any]:
+def time_confirms(
+    client: Any, big: Any, smalls: list[Any], count: int, rng: random.Random, profile: Path | None = None
+) -> dict[str, Any]:
     """Alternate confirmations in the large event and the small ones (a small event has only a
     few tables a round, so several of the same size are used): each one's time, and its CPU in
     this process (the site's code) and in the database server's process, in milliseconds."""
@@ -253,8 +258,10 @@ def time_confirms(client: Any, big: Any, smalls: list[Any], count: int, rng: ran
     small_tables = [(event, t) for event in smalls for t in reported_tables(event)]
     rng.shuffle(big_tables)
     rng.shuffle(small_tables)
-    count = min(count, len(big_tables), len(small_tables))
+    count = min(count, len(big_tables) // (2 if profile else 1), len(small_tables) // (2 if profile else 1))
     times: dict[str, list[float]] = {"big": [], "small": [], "big_cpu": [], "small_cpu": []}
+    profilers = {"big": cProfile.Profile(), "small": cProfile.Profile()} if profile else {}
+    queries: dict[str, list[dict[str, Any]]] = {"big": [], "small": []}
     for i in range(count):
         for which, (event, table) in (("big", big_tables[i]), ("small", small_tables[i])):
             cpu, db = time.process_time(), _database_cpu()
@@ -264,6 +271,33 @@ def time_confirms(client: Any, big: Any, smalls: list[Any], count: int, rng: ran
             times[f"{which}_cpu"].append((time.process_time() - cpu + _database_cpu() - db) * 1000)
             if response.status_code != 302:
                 raise SystemExit(f"confirming table {table} answered {response.status_code}")
+        if profile:  # the same again on the next tables, under the profiler (not timed above)
+            from django.db import connection
+            from django.test.utils import CaptureQueriesContext
+
+            for which, (event, table) in (("big", big_tables[count + i]), ("small", small_tables[count + i])):
+                with CaptureQueriesContext(connection) as captured:
+                    profilers[which].enable()
+                    client.post(f"/events/{event.pk}/tables/{table}/confirm/")
+                    profilers[which].disable()
+                queries[which].extend(captured.captured_queries)
+    if profile:
+        for which, profiler in profilers.items():
+            out = io.StringIO()
+            each = len(queries[which]) / count
+            print(f"== {which} event, {count} confirmations: {each:.1f} queries each", file=out)
+            first = queries[which][: int(each)]
+            print("   the first confirmation's queries, in order:", file=out)
+            for q in first:
+                print(f"   {1000 * float(q['time']):7.2f} ms  {q['sql'][:160]}", file=out)
+            print("   the slowest:", file=out)
+            slow = sorted(queries[which], key=lambda q: -float(q["time"]))[:12]
+            for q in slow:
+                print(f"   {1000 * float(q['time']):7.2f} ms  {q['sql'][:220]}", file=out)
+            stats = pstats.Stats(profiler, stream=out)
+            stats.sort_stats("cumulative").print_stats(r"spyleague|pairing", 60)
+            stats.sort_stats("tottime").print_stats(30)
+            (profile / f"confirm-{which}.txt").write_text(out.getvalue())
     return times
 
 
@@ -555,14 +589,19 @@ def child(database: str, args: argparse.Namespace) -> dict[str, Any]:
                 rng=rng,
                 played_from=T0 + timedelta(days=100 * played + 1 + n),
             )
-            for n in range(-(-args.confirms // per_event) + 1)
+            for n in range(-(-args.confirms * (2 if args.profile else 1) // per_event) + 1)
         ]
         small = smalls[-1]  # the pages' baseline: a small event still running (one result confirmed)
         settle([big, *smalls])
         figures["built"] = time.perf_counter() - start
         # Warm up: one confirmation in each (imports, template loading), then the timed ones.
         time_confirms(client, big, smalls[-1:], 1, rng)
-        figures["confirm"][str(played + 1)] = time_confirms(client, big, smalls[:-1], args.confirms, rng)
+        profile = None
+        if args.profile:
+            profile = args.profile / f"{database}-round{played + 1}"
+            profile.mkdir(parents=True, exist_ok=True)
+        timed = time_confirms(client, big, smalls[:-1], args.confirms, rng, profile)
+        figures["confirm"][str(played + 1)] = timed
     for who, c in (("anonymous", anonymous), ("organiser", client)):
         for which, event in (("big", big), ("small", small)):
             time_page(c, f"/events/{event.pk}/", 1)
@@ -703,6 +742,12 @@ def main() -> None:
         help="skip confirming the rest of the large event's round",
     )
     parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="also confirm as many more under cProfile, and write each event's top functions and "
+        "slowest queries into this folder",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.quick:
