@@ -636,6 +636,6 @@ def _update(rows: Sequence[tuple[Any, ...]], columns: Sequence[tuple[str, str]])
         part = rows[start : start + per_statement]
         values = ", ".join([one] * len(part))
         sql = f"UPDATE {table} SET {sets} FROM (VALUES {values}) AS v WHERE {table}.id = v.column1"
-        params = [json.dumps(x) if isinstance(x, list) else x for row in part for x in row]
+        flat = [json.dumps(x) if isinstance(x, list) else x for row in part for x in row]
         with connection.cursor() as cursor:
-            cursor.execute(sql, params)
+            cursor.execute(sql, flat)
