@@ -114,6 +114,27 @@ def _stored(
     return out
 
 
+def _points(event: Event, entrants: Collection[int]) -> dict[int, float]:
+    """The stored points of ``entrants`` (0 for one without a row), in one query of one array
+    parameter on PostgreSQL (a list of some hundreds of parameters costs psycopg more to send
+    than the rows cost to read)."""
+    out = dict.fromkeys(entrants, 0.0)
+    if not entrants:
+        return out
+    if connection.vendor == "postgresql":
+        table = connection.ops.quote_name(Standing._meta.db_table)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT entrant_id, points FROM {table} WHERE event_id = %s AND entrant_id = ANY(%s)",
+                [event.pk, list(entrants)],
+            )
+            out.update(cursor.fetchall())
+        return out
+    rows = Standing.objects.filter(event=event, entrant_id__in=list(entrants))
+    out.update(rows.values_list("entrant", "points"))
+    return out
+
+
 def _after_round(rounds: Iterable[tuple[int, int, str]]) -> int:
     return max((number for _, number, status in rounds if status == Round.Status.COMPLETE), default=0)
 
@@ -196,11 +217,11 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     scheme, bye = points_scheme(event), bye_scoring(event)
     meetings, bye_rounds = _meetings(tables, scheme)
     averages = _round_averages({r for e in changed for r in bye_rounds.get(e, ())})
-    # The stored rows of everyone at those tables (the opponents' opponents among them), and
-    # more as the head to head below asks.
-    stored = _stored(
-        event, tiebreaks=False, entrants={s[0] for t in tables.values() for s in t.seats} | set(rowless)
-    )
+    # The stored rows of those whose figures are worked out again, and more as the head to head
+    # below asks; of the others at those tables (the opponents' opponents, some hundreds in a
+    # big event's later rounds) only their points, which is all their opponents' figures need.
+    stored = _stored(event, tiebreaks=False, entrants=changed | opponents | set(rowless))
+    ring = {s[0] for t in tables.values() for s in t.seats} - stored.keys()
     figures: dict[int, Figures] = {}
 
     def read(players: Collection[int]) -> None:
@@ -216,7 +237,8 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         byes = [averages[r] for r in bye_rounds.get(entrant, ())]
         figures[entrant] = own_figures(meetings.get(entrant, []), byes, scheme, bye)
     read(list(stored))
-    points = {p: f.points for p, f in figures.items()}
+    points = _points(event, ring)
+    points.update((p, f.points) for p, f in figures.items())
     rewrite = changed | opponents
     for entrant in rewrite:
         opponent_figures(figures[entrant], meetings.get(entrant, []), points)
@@ -420,7 +442,10 @@ def _result(table: _Table) -> TableResult:
 def _tables(players: Collection[int], round_ids: Collection[int]) -> dict[int, _Table]:
     """Every table of ``round_ids`` at which one of ``players`` sat, with all of its seats (one
     query: the seats of the tables of those players' seats)."""
-    query = Seat.objects.filter(table__seats__entrant_id__in=list(players))
+    # The tables by a subquery, not a join: a join lists a seat once for each of the players
+    # at its table.
+    tables = Seat.objects.filter(entrant_id__in=list(players), table__round_id__in=list(round_ids))
+    query = Seat.objects.filter(table_id__in=tables.values("table_id"))
     return _collect(query, round_ids)
 
 
