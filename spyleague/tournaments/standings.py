@@ -220,8 +220,12 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     # The stored rows of those whose figures are worked out again, and more as the head to head
     # below asks; of the others at those tables (the opponents' opponents, some hundreds in a
     # big event's later rounds) only their points, which is all their opponents' figures need.
-    stored = _stored(event, tiebreaks=False, entrants=changed | opponents | set(rowless))
-    ring = {s[0] for t in tables.values() for s in t.seats} - stored.keys()
+    # (With head to head they are read whole all the same, since its groups need their figures.)
+    ring = {s[0] for t in tables.values() for s in t.seats} - changed - opponents
+    stored = _stored(
+        event, tiebreaks=False, entrants=changed | opponents | set(rowless) | (ring if with_h2h else set())
+    )
+    ring -= stored.keys()
     figures: dict[int, Figures] = {}
 
     def read(players: Collection[int]) -> None:
@@ -266,10 +270,11 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         # Of those who met a player who changed group, only the ones in that player's old or new
         # group count them in their head to head.
         met_moved: set[int] = set()
-        for p in rewrite:
+        moved = [p for p in rewrite if key(p) != was[p]]
+        # Their opponents' rows in one query, not one each as ``key`` would read them.
+        read({o for p in moved for m in meetings.get(p, []) for o, _ in m.opponents})
+        for p in moved:
             groups = (key(p), was[p])
-            if groups[0] == groups[1]:
-                continue
             for m in meetings.get(p, []):
                 for o, _ in m.opponents:
                     if o not in rewrite and o not in met_moved and key(o) in groups:
@@ -280,6 +285,7 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
                 meetings[p] = more.get(p, [])
             read({o for p in met_moved for m in meetings[p] for o, _ in m.opponents})
         rewrite |= met_moved
+        read({o for p in rewrite | set(rowless) for m in meetings.get(p, []) for o, _ in m.opponents})
         for p in rewrite | set(rowless):
             outcomes: dict[int, list[int]] = {}
             for m in meetings.get(p, []):
