@@ -131,8 +131,9 @@ def free_port() -> int:
 
 
 def site_env(
-    tmp: Path, database: str, redis: str, broker: str, prefix: str, page_cache: bool
-) -> dict[str, str]:
+    tmp: Path, database: str, redis: str, broker: str, prefix: str, page_cache: bool,
+    trim: float | None = None,
+) -> dict[str, str]:  # fmt: skip
     """The environment of every process of the site, as ``.env`` would give it in production."""
     keep = ("DATABASE_", "REDIS_", "CELERY_", "DJANGO_", "SPYLEAGUE_", "SQLITE_")
     env = {k: v for k, v in os.environ.items() if not k.startswith(keep)}
@@ -152,6 +153,8 @@ def site_env(
     )
     if not page_cache:
         env["SPYLEAGUE_PAGE_CACHE"] = "0"
+    if trim is not None:
+        env["SPYLEAGUE_MALLOC_TRIM_SECONDS"] = f"{trim:g}"
     return env
 
 
@@ -690,11 +693,10 @@ class Driver:
                 await asyncio.sleep(1)  # and again
                 continue
             self.round_done.clear()
+            job_path = f"/api/jobs/{job['id']}/"  # (a poll answered "busy" has no job in it)
             while self.running():
                 await asyncio.sleep(0.5)
-                status, job = await self.request(
-                    "organiser", "GET", f"/api/jobs/{job['id']}/", headers=headers
-                )
+                status, job = await self.request("organiser", "GET", job_path, headers=headers)
                 if status == 200 and job["status"] in ("done", "failed"):
                     break
             number = self.round + 1
@@ -980,6 +982,10 @@ def main() -> None:
         "--no-page-cache", action="store_true", help="the pages' cache off (SPYLEAGUE_PAGE_CACHE=0)"
     )
     parser.add_argument(
+        "--malloc-trim", type=float, default=None, metavar="SECONDS",
+        help="SPYLEAGUE_MALLOC_TRIM_SECONDS for the processes (0: freed memory kept; see core.memory)",
+    )  # fmt: skip
+    parser.add_argument(
         "--profile", action="store_true", help="then cProfile each kind of request in-process"
     )
     parser.add_argument("--profile-repeat", type=int, default=30)
@@ -1028,7 +1034,13 @@ def main() -> None:
     name = f"spyleague_load_{os.getpid()}"
     database = create_database(args.postgres, name)
     env = site_env(
-        tmp, database, redis_url, broker_url, f"spyleague-load-{os.getpid()}", not args.no_page_cache
+        tmp,
+        database,
+        redis_url,
+        broker_url,
+        f"spyleague-load-{os.getpid()}",
+        not args.no_page_cache,
+        args.malloc_trim,
     )
     if args.serving:
         env["SPYLEAGUE_SERVING"] = str(args.serving)

@@ -5,6 +5,7 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spyleague.settings")
 
@@ -91,3 +92,11 @@ SteadyConsumer = _steady_consumer()
 app = Celery("spyleague")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_process_init.connect
+def _trim_memory(**_: Any) -> None:
+    """Each of the worker's processes gives freed memory back to the system (``core.memory``)."""
+    from spyleague.core import memory
+
+    memory.start_trimming()

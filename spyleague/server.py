@@ -16,6 +16,8 @@ from typing import Any
 
 from uvicorn_worker import UvicornWorker
 
+from spyleague.core import memory
+
 STREAM_GRACE = 3  # seconds a graceful stop waits for open connections before closing them
 
 
@@ -27,3 +29,7 @@ class Worker(UvicornWorker):  # type: ignore[misc]  # uvicorn-worker has no type
         # Their frames are a few hundred bytes: compressing each costs the server more than it saves.
         "ws_per_message_deflate": False,
     }
+
+    def init_process(self) -> None:
+        memory.start_trimming()  # freed memory given back to the system (see core.memory)
+        super().init_process()
