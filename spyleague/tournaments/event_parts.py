@@ -100,6 +100,42 @@ class Asked:
         return query
 
 
+# The parameters of the address each part shows; its links keep the others as they are.
+OWN = {"standings": ("page",), "rounds": ("round", "tables", "swap"), "entrants": ("entrants",)}
+# In a kept part's links, stands for the address's parameters that are not the part's own.
+QUERY_MARK = "others-of-the-address"
+
+
+def part_query(asked: Asked, part: str, *, kept: bool) -> QueryDict:
+    """The parameters ``part``'s links are built from: the address's own (``Asked.query``) for a
+    part rendered for one reader; for a kept one, its own parameters after ``QUERY_MARK``, which
+    ``with_others`` turns into the reader's other parameters (so that the links come out as
+    ``Asked.query`` would have made them: at most one parameter is kept, ``Asked.kept``)."""
+    if not kept:
+        return asked.query()
+    query = QueryDict(mutable=True)
+    query[QUERY_MARK] = "1"
+    for name in OWN[part]:
+        value = getattr(asked, name)
+        if value is not None:
+            query[name] = str(value)
+    return query
+
+
+def with_others(html: str, asked: Asked, part: str) -> str:
+    """A kept part with ``QUERY_MARK`` in its links replaced by the reader's other parameters."""
+    if QUERY_MARK not in html:
+        return html
+    others = QueryDict(mutable=True)
+    for name in ("page", "round", "tables", "entrants", "swap"):
+        value = getattr(asked, name)
+        if name not in OWN[part] and value is not None:
+            others[name] = str(value)
+    encoded = str(conditional_escape(others.urlencode()))
+    html = html.replace(f"{QUERY_MARK}=1&amp;", f"{encoded}&amp;" if encoded else "")
+    return html.replace(f"{QUERY_MARK}=1", encoded)
+
+
 def event_versions(pk: int) -> tuple[str, str, str, str]:
     """The versions an event's page depends on: the site's names, the event's state, its
     results (its tables) and its standings."""
@@ -139,12 +175,14 @@ def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
         return None
     site, state, results, standings = (found[name] for name in names)
     base = _event_key(event, site, state)
-    # Each part's links keep every parameter of the address (``Asked.query``): all are in its key.
-    asked_key = f"{asked.page}:{asked.round}:{asked.tables}:{asked.entrants}:{asked.swap}"
+    # Each part's key holds the parameters it shows (its own); the others its links keep are a
+    # mark in it (``QUERY_MARK``), put in for each reader: the tables of the round shown are the
+    # same part whichever page of the standings the address asks for.
+    own = {part: ":".join(str(getattr(asked, name)) for name in names) for part, names in OWN.items()}
     return {
-        "standings": f"{base}.s{standings}:standings:{asked_key}",  # the same for every kind of viewer
-        "rounds": f"{base}.r{results}:rounds:{kind}:{asked_key}",
-        "entrants": f"{base}:entrants:{kind}:{asked_key}",
+        "standings": f"{base}.s{standings}:standings:{own['standings']}",  # the same for every kind
+        "rounds": f"{base}.r{results}:rounds:{kind}:{own['rounds']}",
+        "entrants": f"{base}:entrants:{kind}:{own['entrants']}",
         "own": f"{base}.r{results}.s{standings}:own",  # and the viewer's player
         "order": f"{base}.s{standings}:order",  # the standings' order (names break ties)
     }
@@ -186,7 +224,7 @@ def _standing(line: StandingLine, show_bh1: bool, show_sb: bool) -> tuple[Any, .
 Order = Callable[[], StandingsOrder | None]
 
 
-def render_standings(event: Event, asked: Asked, order: Order) -> SafeString:
+def render_standings(event: Event, asked: Asked, order: Order, query: QueryDict | None = None) -> SafeString:
     from .views import _scoring
 
     kept = order()
@@ -201,7 +239,7 @@ def render_standings(event: Event, asked: Asked, order: Order) -> SafeString:
         "standings": standings,
         "rows": rows,
         "scoring": _scoring(event),
-        "query": asked.query(),
+        "query": asked.query() if query is None else query,
     }
     return _render("standings_table", context)
 
@@ -258,7 +296,7 @@ def standing_row_html(values: tuple[Any, ...]) -> SafeString:
     return mark_safe("".join(out))
 
 
-def render_rounds(event: Event, kind: str, asked: Asked) -> SafeString:
+def render_rounds(event: Event, kind: str, asked: Asked, query: QueryDict | None = None) -> SafeString:
     organiser = kind == ORGANISER
     rounds = _rounds_counted(event)
     current = current_round(rounds)
@@ -286,7 +324,12 @@ def render_rounds(event: Event, kind: str, asked: Asked) -> SafeString:
         if draft is not None:
             context["draft_notes"] = draft_notes(notes=draft.notes)
     context.update(
-        event=event, rounds=rounds, shown=shown, tables=tables, is_organiser=organiser, query=asked.query()
+        event=event,
+        rounds=rounds,
+        shown=shown,
+        tables=tables,
+        is_organiser=organiser,
+        query=asked.query() if query is None else query,
     )
     return _render("rounds", context)
 
@@ -330,7 +373,7 @@ def _swap_from(draft: Round, picked: int | None) -> dict[str, Any]:
     return {"swap_from": picked, "swap_from_name": seats[picked]}
 
 
-def render_entrants(event: Event, kind: str, asked: Asked) -> SafeString:
+def render_entrants(event: Event, kind: str, asked: Asked, query: QueryDict | None = None) -> SafeString:
     from . import services
 
     organiser = kind == ORGANISER
@@ -353,7 +396,7 @@ def render_entrants(event: Event, kind: str, asked: Asked) -> SafeString:
         "entrants": entrants,
         "entrant_rows": rows,
         "is_organiser": organiser,
-        "query": asked.query(),
+        "query": asked.query() if query is None else query,
     }
     if organiser:
         context["check_in_open"] = services.self_check_in_closed(event=event) is None
@@ -375,18 +418,28 @@ def event_parts(
     each looked once, so working out everyone's at once would cost more than it saves."""
     keys = _keys(event, kind, asked)
     order = _order_of(event, keys)
+    kept = keys is not None
+
+    def query(part: str) -> QueryDict:
+        return part_query(asked, part, kept=kept)
+
     render: dict[str, Any] = {
-        "standings": lambda: render_standings(event, asked, order),
-        "rounds": lambda: render_rounds(event, kind, asked),
-        "entrants": lambda: render_entrants(event, kind, asked),
+        "standings": lambda: render_standings(event, asked, order, query("standings")),
+        "rounds": lambda: render_rounds(event, kind, asked, query("rounds")),
+        "entrants": lambda: render_entrants(event, kind, asked, query("entrants")),
     }
     if only is not None:
         render = {name: make for name, make in render.items() if name in only}
     if player is None:
-        return {**cache.parts(keys, render), "own": None}
-    if keys is not None:  # theirs alone, kept for when they look again at the same version
-        keys = {**keys, "own": f"{keys['own']}:{player}"}
-    return cache.parts(keys, {**render, "own": lambda: own_of(event=event, player=player, order=order)})
+        found = {**cache.parts(keys, render), "own": None}
+    else:
+        if keys is not None:  # theirs alone, kept for when they look again at the same version
+            keys = {**keys, "own": f"{keys['own']}:{player}"}
+        found = cache.parts(keys, {**render, "own": lambda: own_of(event=event, player=player, order=order)})
+    for part in OWN:
+        if part in found:
+            found[part] = mark_safe(with_others(found[part], asked, part))
+    return found
 
 
 def _order_of(event: Event, keys: dict[str, str] | None) -> Order:

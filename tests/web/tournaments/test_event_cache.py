@@ -259,6 +259,31 @@ def test_a_second_reader_renders_no_part_and_reads_only_their_own(
             assert len(sql) <= 5, sql
 
 
+def test_a_part_is_shared_by_the_addresses_that_differ_only_in_another_part_s_parameter(
+    day: Day, page_cache: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each part is kept by its own parameters: another page of the standings renders the
+    standings alone, another round its tables alone; the links still keep the address's other
+    parameter (the page kept or not is the same, as the test of every address above says)."""
+    rendered: list[str] = []
+    real = event_parts._render
+    monkeypatch.setattr(
+        event_parts, "_render", lambda part, context: rendered.append(part) or real(part, context)
+    )
+    for name in VIEWERS:
+        get(day.clients[name], day.url())
+    for query, alone in (("?page=2", "standings_table"), ("?round=1", "rounds"), ("?entrants=2", "entrants")):
+        # The standings are the same part for every kind of viewer, the others one per kind.
+        firsts = ("organiser",) if alone == "standings_table" else ("organiser", "entrant")
+        for name in ("organiser", "entrant", "stranger"):  # (a visitor's page is kept whole, by address)
+            rendered.clear()
+            page = get(day.clients[name], day.url(query))
+            assert rendered == ([alone] if name in firsts else []), (name, query)
+            assert normal(page) == uncached(day.clients[name], day.url(query)), (name, query)
+    # The round's link in the part kept for the first page keeps the page of the standings asked.
+    assert 'href="?page=2&amp;round=1' in get(day.clients["entrant"], day.url("?page=2"))
+
+
 def test_the_page_renders_as_without_a_cache_when_the_cache_is_away(day: Day) -> None:
     away = {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
