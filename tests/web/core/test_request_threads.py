@@ -160,15 +160,18 @@ def test_at_most_serving_requests_are_served_at_once_the_others_wait_their_turn(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(threads, "SERVING", 2)
+    monkeypatch.setattr(threads, "THREADS", threads._Threads())
     app = threads.PooledThreadsHandler()
     lock = threading.Lock()
     now = most = 0
+    used: set[threading.Thread] = set()
 
     def started(**kwargs: Any) -> None:
         nonlocal now, most
         with lock:
             now += 1
             most = max(most, now)
+            used.add(threading.current_thread())
         threading.Event().wait(0.05)  # a request that takes a while
 
     def finished(**kwargs: Any) -> None:
@@ -187,6 +190,8 @@ def test_at_most_serving_requests_are_served_at_once_the_others_wait_their_turn(
         request_started.disconnect(dispatch_uid="test-threads-turns-started")
         request_finished.disconnect(dispatch_uid="test-threads-turns-finished")
     assert most == 2  # two at a time, never more, and all six answered
+    # and a request waiting for its turn holds no thread: two threads served all six
+    assert len(used) == 2, used
 
 
 def test_a_request_that_waits_too_long_for_its_turn_is_answered_busy(monkeypatch: pytest.MonkeyPatch) -> None:
