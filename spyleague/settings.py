@@ -138,6 +138,13 @@ if DATABASE_URL:
         DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
             "connect_timeout", int(os.environ.get("DATABASE_CONNECT_TIMEOUT", "2"))
         )
+        # A statement waits at most this long for a lock that another transaction holds (a row,
+        # an event's or a game's advisory lock): then a request is answered "busy" (503 with
+        # Retry-After, core.database.trouble) and a job runs again, instead of waiting without end.
+        DATABASE_LOCK_TIMEOUT = float(os.environ.get("DATABASE_LOCK_TIMEOUT", "5"))
+        DATABASES["default"]["OPTIONS"].setdefault(
+            "options", f"-c lock_timeout={int(DATABASE_LOCK_TIMEOUT * 1000)}"
+        )
     if DATABASE_POOL and DATABASES["default"]["ENGINE"] == "spyleague.core.database":
         if int(os.environ.get("DATABASE_CONN_MAX_AGE") or "0"):
             raise RuntimeError(

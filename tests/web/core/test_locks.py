@@ -118,6 +118,48 @@ def test_a_real_deadlock_on_postgresql_is_run_again_and_both_transactions_commit
     }
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's lock_timeout")
+def test_a_lock_held_elsewhere_is_waited_for_a_bounded_time_then_the_site_is_busy() -> None:
+    """A transaction holds a club's row; another that needs it waits ``DATABASE_LOCK_TIMEOUT``
+    (the connection's ``lock_timeout``), then fails as BUSY (a 503 with Retry-After for a
+    request, another try for a job), never longer."""
+    import time
+
+    from django.conf import settings
+
+    from spyleague.core.database import Trouble, trouble
+
+    club = Club.objects.create(name="Alpha", slug="alpha")
+    held, done = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                Club.objects.select_for_update().get(pk=club.pk)
+                held.set()
+                done.wait(60)
+        finally:
+            connection.close()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert held.wait(10)
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT setting FROM pg_settings WHERE name = 'lock_timeout'")  # in ms
+            assert int(cursor.fetchone()[0]) == int(settings.DATABASE_LOCK_TIMEOUT * 1000)
+        started = time.monotonic()
+        with pytest.raises(OperationalError) as raised, transaction.atomic():
+            Club.objects.select_for_update().get(pk=club.pk)
+        waited = time.monotonic() - started
+    finally:
+        done.set()
+        holder.join(30)
+    assert trouble(raised.value) is Trouble.BUSY
+    assert settings.DATABASE_LOCK_TIMEOUT * 0.9 <= waited < settings.DATABASE_LOCK_TIMEOUT + 5
+
+
 @pytest.mark.django_db
 def test_a_conflict_no_view_answered_is_a_409_page_and_json(rf: Any) -> None:
     from spyleague.core.middleware import BadInput
