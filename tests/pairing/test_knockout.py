@@ -280,6 +280,7 @@ def brute_best(groups: list[list[int]], advance: int) -> list[int]:
     return best
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("groups", "advance"),
     [(2, 2), (3, 2), (4, 2), (5, 2), (3, 3), (4, 3), (2, 3), (6, 2), (5, 3)],

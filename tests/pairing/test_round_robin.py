@@ -92,6 +92,7 @@ def test_group_schedule_bound_between_rounds() -> None:
     assert schedule.repeats == 13 == schedule.lower_bound
 
 
+@pytest.mark.slow
 def test_group_schedule_twenty_at_fives_reaches_the_best_known() -> None:
     # 25 is the best any search here has found (long annealing runs too); the bound 16 is not
     # tight and the exact search cannot settle 20 players within its budget.
@@ -162,6 +163,7 @@ def test_a_round_robin_of_7_at_tables_of_2_has_7_rounds() -> None:
     assert met_pairs(schedule.rounds) == {frozenset(p) for p in combinations(range(7), 2)}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("count", "preferred", "allowed"),
     [(7, 4, (3, 4)), (7, 4, (4, 5)), (12, 4, None), (10, 3, (3, 4)), (9, 3, None)],

@@ -180,6 +180,7 @@ def test_repeated_pairs_report_the_rounds_they_met() -> None:
     assert all(len(set(pair)) == 2 for pair in combinations(plan.round.tables[0], 2))
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None)
 @given(st.integers(5, 23), st.sampled_from([3, 4, 5]), st.integers(0, 10**6))
 def test_multiplayer_byes_at_most_once_while_avoidable(n, size, seed) -> None:

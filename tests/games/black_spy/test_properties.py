@@ -185,6 +185,7 @@ def play_game(players: int, seed: int, options: dict[str, Any], move_seed: int, 
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(
     players=st.integers(3, 6),

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.black_spy import ENGINE
 from tests.games.twins import check_twins, timed_seeds
 
@@ -20,6 +22,7 @@ VARIANTS = (
 MAX_STEPS = 20_000
 
 
+@pytest.mark.slow
 def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
     games = 0
     for seed in timed_seeds():

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +104,7 @@ def play_random(seats: int, seed: int, check: bool = True) -> tuple[MisterSpySta
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(seats=st.integers(2, 6), seed=st.integers(0, 2**32))
 def test_random_legal_games_conserve_cards_end_leak_nothing_and_reject_illegal_actions(

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.mister_spy import ENGINE, MisterSpyState
 from tests.games.twins import check_twins, timed_seeds
 
@@ -27,6 +29,7 @@ def test_a_spy_stolen_from_the_deck_looks_the_same_to_all_but_the_thief_whicheve
         check_every_view(state, rng)
 
 
+@pytest.mark.slow
 def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
     games = 0
     for seed in timed_seeds():

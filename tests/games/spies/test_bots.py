@@ -75,6 +75,7 @@ def test_the_heuristic_bot_evades_a_search_that_could_capture_a_spy_with_a_secre
     assert choice == {"type": "papers"}
 
 
+@pytest.mark.slow
 def test_the_heuristic_bot_beats_random_bots() -> None:
     wins = 0.0
     games = 10

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -227,6 +228,7 @@ def play_random(seats: int, seed: int, check: bool = True) -> tuple[SpiesState, 
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(seats=st.integers(2, 5), seed=st.integers(0, 2**32))
 def test_random_games_conserve_pieces_leak_nothing_reject_illegal_actions_and_end_in_1939(

@@ -29,6 +29,7 @@ def random_moves(seats: int, seed: int, driver: Any = pick) -> Iterator[tuple[in
         state = ENGINE.apply(state, seat, action)
 
 
+@pytest.mark.slow
 def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
     games = 0
     for seed in timed_seeds():
@@ -43,6 +44,7 @@ def test_in_the_two_player_bot_game_of_seed_4242_neither_player_sees_what_the_ot
     walk(2, 4242, moves, every=5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seats", "seed"), [(2, 0), (5, 3)])
 def test_secrets_traded_in_diplomacy_show_their_faces_only_to_the_receiver(seats: int, seed: int) -> None:
     moves = list(random_moves(seats, seed, keen))  # trades secrets whenever it can

@@ -133,6 +133,7 @@ def _candidates(state: SpyVsSpyState) -> list[tuple[Any, Any]]:
     return [(seat, action) for seat in seats for action in actions]
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(table=tables, seed=seeds)
 def test_apply_accepts_exactly_the_legal_actions(table: tuple[int, bool], seed: int) -> None:

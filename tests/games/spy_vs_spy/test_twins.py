@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.spy_vs_spy import ENGINE
 from games.spy_vs_spy.bots import BOTS
 from tests.games.twins import check_twins, timed_seeds
@@ -14,6 +16,7 @@ MAX_RACES = 4  # a few races each, so that many games fit in the time
 TABLES = [(1, False), (2, True), (2, False), (3, False), (4, False), (6, False), (8, False)]  # 8: MAX_RACERS
 
 
+@pytest.mark.slow
 def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
     games = 0
     for seed in timed_seeds(least=len(TABLES)):  # every table at least once

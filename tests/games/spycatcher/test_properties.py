@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,6 +135,7 @@ def play_random(
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(seats=st.integers(2, 6), seed=st.integers(0, 2**32), smart=st.sampled_from([0.0, 0.5, 0.9]))
 def test_random_games_conserve_cards_end_leak_nothing_and_reject_illegal_actions(

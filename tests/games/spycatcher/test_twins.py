@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from games.spycatcher import ENGINE
 from games.spycatcher.bots import BOTS
 from tests.games.twins import check_twins, timed_seeds
@@ -13,6 +15,7 @@ from .twins import twin
 LIMIT = 25  # rounds: short games, so that many of them fit in the time
 
 
+@pytest.mark.slow
 def test_every_view_of_random_games_is_the_view_of_its_twins() -> None:
     games = 0
     for seed in timed_seeds():

@@ -87,3 +87,46 @@ def test_arguments_that_choose_the_workers_are_passed_as_they_are(
     tmp_path: Path, args: tuple[str, ...]
 ) -> None:
     assert run_the_script(tmp_path, *args) == list(args)
+
+
+QUICK = ["-q", "-m", "not slow and not browser"]
+
+
+def test_quick_runs_the_engines_and_the_pairing_without_the_long_tests(tmp_path: Path) -> None:
+    workers = ["-n", "2", "--dist", "loadgroup"]
+    assert run_the_script(tmp_path, "--quick") == [*workers, *QUICK, "tests/games", "tests/pairing"]
+
+
+def test_quick_with_paths_runs_those(tmp_path: Path) -> None:
+    workers = ["-n", "2", "--dist", "loadgroup"]
+    assert run_the_script(tmp_path, "--quick", "tests/web/play", "-x") == [
+        *workers,
+        *QUICK,
+        "tests/web/play",
+        "-x",
+    ]
+
+
+def test_the_long_tests_are_marked_slow() -> None:
+    """The quick loop leaves out what the ``slow`` marker marks: some tests must carry it."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-m",
+            "slow",
+            "-p",
+            "no:xdist",
+            "tests/games",
+            "tests/pairing",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    marked = [line for line in done.stdout.splitlines() if "::" in line]
+    assert len(marked) >= 10, done.stdout[-2000:]
