@@ -219,3 +219,33 @@ def test_the_kept_pages_show_the_standings_as_soon_as_the_effects_are_applied(
         applied = normal(get(visitor, page)), get(visitor, standings)
         assert applied == (normal(uncached(visitor, page)), uncached(visitor, standings))
         assert applied[1] != recorded[1]
+
+
+def _busy() -> int:
+    """As Django raises it when PostgreSQL's lock_timeout ran out (psycopg's LockNotAvailable)."""
+    import psycopg
+    from django.db import OperationalError
+
+    try:
+        raise psycopg.errors.LockNotAvailable("canceling statement due to lock timeout")
+    except psycopg.Error as driver:
+        raise OperationalError(str(driver)) from driver
+
+
+def test_an_effects_run_that_waited_past_the_lock_timeout_tries_again(monkeypatch: Any) -> None:
+    """Its results were given back when its transaction rolled back; it asks to run again in a
+    moment (Celery's retry) instead of failing. Any other error is an error."""
+    from celery.exceptions import Retry
+
+    from spyleague.scores import effects, tasks
+
+    monkeypatch.setattr(effects, "effects_apply_all", _busy)
+    with pytest.raises(Retry):
+        tasks.apply_effects_task.run()
+
+    def broken() -> int:
+        raise ValueError("not the database")
+
+    monkeypatch.setattr(effects, "effects_apply_all", broken)
+    with pytest.raises(ValueError):
+        tasks.apply_effects_task.run()
