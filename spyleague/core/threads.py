@@ -166,8 +166,7 @@ class PooledThreadsHandler(ASGIHandler):
             if len(exception_group.exceptions) == 1:
                 raise exception_group.exceptions[0] from None
             raise
-        if not closed:
-            await sync_to_async(response.close, thread_sensitive=True)()
+        await sync_to_async(response.close, thread_sensitive=True)()
 
     def _serve(self, scope: dict[str, Any], body_file: Any) -> tuple[HttpResponseBase, bool]:
         """In the request's thread: the request's start, its response (through the middleware and

@@ -126,11 +126,9 @@ def with_others(html: str, asked: Asked, part: str) -> str:
     """A kept part with ``QUERY_MARK`` in its links replaced by the reader's other parameters."""
     if QUERY_MARK not in html:
         return html
-    others = QueryDict(mutable=True)
-    for name in ("page", "round", "tables", "entrants", "swap"):
-        value = getattr(asked, name)
-        if name not in OWN[part] and value is not None:
-            others[name] = str(value)
+    others = asked.query()
+    for name in OWN[part]:
+        others.pop(name, None)
     encoded = str(conditional_escape(others.urlencode()))
     html = html.replace(f"{QUERY_MARK}=1&amp;", f"{encoded}&amp;" if encoded else "")
     return html.replace(f"{QUERY_MARK}=1", encoded)
@@ -224,7 +222,7 @@ def _standing(line: StandingLine, show_bh1: bool, show_sb: bool) -> tuple[Any, .
 Order = Callable[[], StandingsOrder | None]
 
 
-def render_standings(event: Event, asked: Asked, order: Order, query: QueryDict | None = None) -> SafeString:
+def render_standings(event: Event, asked: Asked, order: Order, query: QueryDict) -> SafeString:
     from .views import _scoring
 
     kept = order()
@@ -239,7 +237,7 @@ def render_standings(event: Event, asked: Asked, order: Order, query: QueryDict 
         "standings": standings,
         "rows": rows,
         "scoring": _scoring(event),
-        "query": asked.query() if query is None else query,
+        "query": query,
     }
     return _render("standings_table", context)
 
@@ -296,7 +294,7 @@ def standing_row_html(values: tuple[Any, ...]) -> SafeString:
     return mark_safe("".join(out))
 
 
-def render_rounds(event: Event, kind: str, asked: Asked, query: QueryDict | None = None) -> SafeString:
+def render_rounds(event: Event, kind: str, asked: Asked, query: QueryDict) -> SafeString:
     organiser = kind == ORGANISER
     rounds = _rounds_counted(event)
     current = current_round(rounds)
@@ -329,7 +327,7 @@ def render_rounds(event: Event, kind: str, asked: Asked, query: QueryDict | None
         shown=shown,
         tables=tables,
         is_organiser=organiser,
-        query=asked.query() if query is None else query,
+        query=query,
     )
     return _render("rounds", context)
 
@@ -373,7 +371,7 @@ def _swap_from(draft: Round, picked: int | None) -> dict[str, Any]:
     return {"swap_from": picked, "swap_from_name": seats[picked]}
 
 
-def render_entrants(event: Event, kind: str, asked: Asked, query: QueryDict | None = None) -> SafeString:
+def render_entrants(event: Event, kind: str, asked: Asked, query: QueryDict) -> SafeString:
     from . import services
 
     organiser = kind == ORGANISER
@@ -396,7 +394,7 @@ def render_entrants(event: Event, kind: str, asked: Asked, query: QueryDict | No
         "entrants": entrants,
         "entrant_rows": rows,
         "is_organiser": organiser,
-        "query": asked.query() if query is None else query,
+        "query": query,
     }
     if organiser:
         context["check_in_open"] = services.self_check_in_closed(event=event) is None

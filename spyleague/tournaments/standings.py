@@ -270,11 +270,10 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
         # Of those who met a player who changed group, only the ones in that player's old or new
         # group count them in their head to head.
         met_moved: set[int] = set()
-        moved = [p for p in rewrite if key(p) != was[p]]
-        # Their opponents' rows in one query, not one each as ``key`` would read them.
-        read({o for p in moved for m in meetings.get(p, []) for o, _ in m.opponents})
-        for p in moved:
+        for p in rewrite:
             groups = (key(p), was[p])
+            if groups[0] == groups[1]:
+                continue
             for m in meetings.get(p, []):
                 for o, _ in m.opponents:
                     if o not in rewrite and o not in met_moved and key(o) in groups:
@@ -285,7 +284,6 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
                 meetings[p] = more.get(p, [])
             read({o for p in met_moved for m in meetings[p] for o, _ in m.opponents})
         rewrite |= met_moved
-        read({o for p in rewrite | set(rowless) for m in meetings.get(p, []) for o, _ in m.opponents})
         for p in rewrite | set(rowless):
             outcomes: dict[int, list[int]] = {}
             for m in meetings.get(p, []):
