@@ -470,6 +470,42 @@ def cpu_seconds(pids: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+def pg_sessions(url: str) -> float:
+    """How many connections have been made to the database of ``url`` (PostgreSQL's count)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT sessions FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    return float(row[0]) - 1 if row else 0.0  # (this one not counted)
+
+
+def postgres_cpu_seconds() -> float:
+    """The PostgreSQL server's CPU: every one of its processes, and the backends that have ended
+    (counted in the postmaster's children's time once it has reaped them). A connection made
+    and closed for each task or request is a backend that starts and ends, whose CPU the
+    backends alive at the end would not show."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            comm = Path(f"/proc/{entry}/comm").read_text().strip()
+        except OSError:
+            continue
+        if comm != "postgres" or (fields := _stat(entry)) is None:
+            continue
+        ticks += int(fields[11]) + int(fields[12])
+        if (
+            int(fields[1]) == 1
+            or not Path(f"/proc/{fields[1]}/comm").exists()
+            or (Path(f"/proc/{fields[1]}/comm").read_text().strip() != "postgres")
+        ):  # the postmaster: its reaped children's time too
+            ticks += int(fields[13]) + int(fields[14])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def rss_mb(pid: int) -> float:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -1108,9 +1144,10 @@ def main() -> None:
                 "web": cpu_seconds(group("web")),
                 "worker": cpu_seconds(group("worker")),
                 "beat": cpu_seconds(group("beat")),
-                "postgres": cpu_seconds(pids_named(name)),  # the backends of the day's database
+                "postgres": postgres_cpu_seconds(),  # the whole server's, ended backends too
                 "redis": cpu_seconds(pids_named("redis-server")),
                 "driver": time.process_time(),
+                "sessions": pg_sessions(database),  # (not CPU: connections made to the database)
             }
 
         load_before = loadavg()
@@ -1252,11 +1289,16 @@ def report(
         )
     if len(cpu_marks) == 2:
         used = {k: cpu_marks[1][k] - cpu_marks[0][k] for k in cpu_marks[0]}
+        sessions = used.pop("sessions")
         print(
             "CPU over the measured part, in cores: "
             + ", ".join(f"{k} {v / took:.2f}" for k, v in used.items())
             + f" (of {os.cpu_count()}); the web workers' CPU a request: "
             + f"{1000 * used['web'] / max(1, total):.1f} ms"
+        )
+        print(
+            f"Connections made to the database over the measured part: {sessions:.0f} "
+            f"({sessions / took:.1f} a second)"
         )
     print(f"Load average (1, 5, 15 min): {load_before} before, {' then '.join(loads)} during and at the end")
     print("Memory (RSS, MB) of the web processes (gunicorn's master first) and the Celery worker's:")

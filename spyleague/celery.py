@@ -58,6 +58,46 @@ def redis_channels_close_after_a_lost_connection() -> None:
 
 redis_channels_close_after_a_lost_connection()
 
+
+def database_pools_kept_between_tasks() -> None:
+    """Keep each worker process's pool of database connections from one task to the next.
+
+    Celery's Django fixup (5.7) closes every connection before and after each task and, in a
+    prefork worker with Django's connection pool on, closes the *pool* as well
+    (``DjangoWorkerFixup._close_database``: https://github.com/celery/celery/issues/10554, the
+    fix proposed in https://github.com/celery/celery/pull/10555). The next task then builds a new
+    pool: ``DATABASE_POOL_MIN_SIZE`` fresh connections, each a new PostgreSQL backend process,
+    its set-up queries and the pool's threads, for every bot's move and every confirmation's
+    effects. Measured under ``benchmarks/load.py`` (py-spy over the worker): connecting was a
+    large share of the worker's time, and PostgreSQL forked a backend for each.
+
+    The pool is closed where it must be: in ``on_worker_process_init``, after the fork (an
+    inherited pool's connections and threads are the parent's), which calls ``_close_database``
+    itself and is left as it is. At a task's edges only the connections are closed, which hands
+    each back to the pool (and checks it next time, ``core.database``). Once Celery keeps pools
+    between tasks itself, ``tests/web/test_celery_patches.py`` fails: then remove this.
+    """
+    from celery.fixups.django import DjangoWorkerFixup  # type: ignore[attr-defined]  # (the stubs lack it)
+
+    if getattr(DjangoWorkerFixup.close_database, "keeps_pools", False):
+        return
+
+    def close_database(self: Any, **kwargs: Any) -> None:
+        for conn in self._db.connections.all(initialized_only=True):
+            try:
+                conn.close()  # back to the pool (with the pool on), else closed
+            except self.interface_errors:
+                pass
+            except self.DatabaseError as exc:  # as Celery's own: a connection already closed
+                if "closed" not in str(exc) and "not connected" not in str(exc):
+                    raise
+
+    close_database.keeps_pools = True  # type: ignore[attr-defined]
+    DjangoWorkerFixup.close_database = close_database
+
+
+database_pools_kept_between_tasks()
+
 RECONNECT_SECONDS = 2.0
 
 
