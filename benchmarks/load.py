@@ -77,7 +77,10 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"  # the only address this script sends anything to
 GAME = "black-spy"  # the events' game, and the matches'
-T0 = datetime(2026, 12, 5, 9, 0, tzinfo=UTC)
+# The day began this morning: its rounds so far were played before the results the desk enters
+# now (a day set in the future would make every confirmation an earlier result than its
+# players' last ones, each asking the game's ratings to be replayed, which no real day does).
+T0 = (datetime.now(UTC) - timedelta(hours=6)).replace(minute=0, second=0, microsecond=0)
 
 # What the browsing people look at, and how often (of the browsing).
 BROWSE = {

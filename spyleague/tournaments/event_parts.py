@@ -182,8 +182,13 @@ def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
         "rounds": f"{base}.r{results}:rounds:{kind}:{own['rounds']}",
         "entrants": f"{base}:entrants:{kind}:{own['entrants']}",
         "own": f"{base}.r{results}.s{standings}:own",  # and the viewer's player
-        "order": f"{base}.s{standings}:order",  # the standings' order (names break ties)
+        "order": _order_key(base, standings),  # the standings' order (names break ties)
     }
+
+
+def _order_key(base: str, standings: str) -> str:
+    """The key of the standings' order kept at a version: one for the page and the API alike."""
+    return f"{base}.s{standings}:order"
 
 
 def _render(part: str, context: dict[str, Any]) -> SafeString:
@@ -609,7 +614,12 @@ def standings_rows_kept(*, event: Event, limit: int, offset: int) -> Any:
     base = _event_key(event, found["site"], found[f"event:{event.pk}"])
     key = f"{base}.s{found[f'standings:{event.pk}']}:api-standings:{limit}:{offset}"
 
+    order = _order_of(event, {"order": _order_key(base, found[f"standings:{event.pk}"])})
+
     def page() -> tuple[int, list[StandingLine]]:
+        kept = order()  # the page's rows read by id, their places from the kept order
+        if kept is not None:
+            return len(kept), kept.lines(event=event, entrants=kept.entrants[offset : offset + limit])
         rows = selectors.standings_rows(event=event)
         count = len(rows) if isinstance(rows, list) else rows.count()
         return count, [selectors.standing_line(row) for row in rows[offset : offset + limit]]
