@@ -56,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import heapq
 import json
 import os
 import random
@@ -91,6 +92,7 @@ BROWSE = {
     "home": 0.12,
     "standings-api": 0.14,
 }
+SLOWEST = 5  # the slowest requests of the run are listed, with when they were sent
 # What each kind of request may answer besides a 2xx (anything else is an error).
 EXPECTED = {"match-move": {409}}  # a stale version, when a bot moved between the look and the move
 
@@ -533,6 +535,8 @@ class Figures:
     errors: Counter[str] = field(default_factory=Counter)
     statuses: dict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
     samples: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    slowest: list[tuple[float, float, str]] = field(default_factory=list)  # (ms, at s, request), a heap
+    notes: list[tuple[float, str]] = field(default_factory=list)  # (at s, what happened)
     counting: bool = False
     started: float = 0.0
     ended: float = 0.0
@@ -586,6 +590,8 @@ class Driver:
         if f.counting and time.monotonic() < self.stop_at:
             f.times[kind].append(took)
             f.statuses[kind][str(status or problem[:40])] += 1
+            slow = (took, time.monotonic() - f.started, f"{method} {path} -> {status or problem}")
+            (heapq.heappush if len(f.slowest) < SLOWEST else heapq.heappushpop)(f.slowest, slow)
             bad = (
                 problem
                 or status >= 500
@@ -602,6 +608,10 @@ class Driver:
 
     def running(self) -> bool:
         return time.monotonic() < self.stop_at
+
+    def note(self, what: str) -> None:
+        """Something that happened during the run, listed with when (beside the slowest requests)."""
+        self.figures.notes.append((time.monotonic() - self.figures.started, what))
 
     # - browsing -
 
@@ -708,6 +718,7 @@ class Driver:
                 if status == 200:
                     todo["state"] = "confirmed"
                     if all(t["state"] == "confirmed" for t in self.tables):
+                        self.note(f"round {self.round} complete (table {todo['id']} confirmed last)")
                         self.round_done.set()
             todo["busy"] = False
             await self.think()
@@ -758,6 +769,7 @@ class Driver:
                 page = urlunsplit(urlsplit(after)._replace(scheme="", netloc="")) if after else None
             self.round = number
             self.rounds_played += 1
+            self.note(f"round {number} published")
             self.tables = [
                 {"id": t["id"], "players": [s["player_id"] for s in t["seats"]], "state": "waiting"}
                 for t in tables
@@ -1283,6 +1295,11 @@ def report(
     for kind, samples in f.samples.items():
         for sample in samples:
             print(f"  error, {kind}: {sample}")
+    print("The slowest requests (ms, sent at s of the measured part):")
+    for ms, at, what in sorted(f.slowest, reverse=True):
+        print(f"  {ms:9.1f}  {at:6.1f}  {what}")
+    for at, what in f.notes:
+        print(f"  at {at:6.1f} s: {what}")
     for path, c_errors, c_rate, c_times, c_cpu in ceiling_figures:
         print(
             f"Ceiling: {path} alone, {args.users} clients without pause for {args.ceiling_seconds:g} s: "
