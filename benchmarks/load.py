@@ -959,7 +959,40 @@ def profile_kinds(plan: dict[str, Any], repeat: int, top: int) -> None:
 
 def spy_summary(folder: Path, top: int = 25) -> None:
     """What py-spy saw in the web workers: the share of the samples by view, and by the
-    function on top of the stack (its own time), idle threads left out."""
+    function on top of the stack (its own time), idle threads left out; and in the Celery
+    worker's processes, by task."""
+    _spy_web(folder, top)
+    _spy_worker(folder, top)
+
+
+def _spy_worker(folder: Path, top: int) -> None:
+    tasks: Counter[str] = Counter()
+    inside: Counter[str] = Counter()
+    total = 0
+    for file in folder.glob("worker-*.txt"):
+        for line in file.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not count.isdigit():
+                continue
+            frames = [f for f in stack.split(";")[1:] if "/site-packages/" not in f and "<frozen" not in f]
+            n = int(count)
+            total += n
+            task = next((f for f in frames if "tasks.py" in f and "spyleague" in f), None)
+            tasks[task.split(" (")[0] if task else "(outside the site's tasks)"] += n
+            site = [f for f in frames if "spyleague/" in f or "games/" in f or "pairing/" in f]
+            if site:
+                inside[" > ".join(f.split(" (")[0] for f in site[-2:])] += n
+    if not total:
+        return
+    print(f"\nWhere the Celery worker's time went (py-spy, {total} samples while busy):")
+    for name, n in tasks.most_common(top):
+        print(f"  {100 * n / total:5.1f}%  {name}")
+    print("  the site's deepest frames:")
+    for name, n in inside.most_common(top):
+        print(f"  {100 * n / total:5.1f}%  {name}")
+
+
+def _spy_web(folder: Path, top: int) -> None:
     views: Counter[str] = Counter()
     own: Counter[str] = Counter()
     total = 0
@@ -1176,14 +1209,16 @@ def main() -> None:
             rss.append(("after warm-up", memory()))
             cpu_marks.append(cpu())
             loads.append(loadavg())
-            if args.py_spy:  # each web worker sampled over the measured part
+            if args.py_spy:  # each web worker and each of the Celery worker's processes sampled
                 args.py_spy.mkdir(parents=True, exist_ok=True)
-                for pid in group("web")[1:]:
+                sampled = [("web", pid) for pid in group("web")[1:]]
+                sampled += [("worker", pid) for pid in group("worker")[1:]]
+                for which, pid in sampled:
                     spies.append(subprocess.Popen(
                         [str(Path(sys.executable).parent / "py-spy"), "record", "--pid", str(pid),
                          "--rate", "100", "--gil", "--duration", str(int(seconds)), "--format", "raw",
                          "--nonblocking",
-                         "--output", str(args.py_spy / f"web-{pid}.txt")],
+                         "--output", str(args.py_spy / f"{which}-{pid}.txt")],
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                     ))  # fmt: skip
 

@@ -60,9 +60,10 @@ def lock_id(name: str) -> int:
     return int.from_bytes(hashlib.blake2b(name.encode(), digest_size=8).digest(), "big", signed=True)
 
 
-def job_lock(name: str) -> None:
+def job_lock(name: str, *, wait: bool = True) -> bool:
     """Hold the lock called ``name`` until the current transaction ends; wait for it if another
-    transaction holds it.
+    transaction holds it (``wait`` False: take it only if nobody holds it, and say whether it
+    was taken).
 
     On PostgreSQL this is a transaction-level advisory lock. SQLite needs none: the site opens
     every transaction with ``BEGIN IMMEDIATE``, so one writer at a time holds the whole database.
@@ -72,7 +73,11 @@ def job_lock(name: str) -> None:
         raise RuntimeError("job_lock() holds its lock until the transaction ends: call it inside one.")
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
+            if not wait:
+                cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [lock_id(name)])
+                return bool(cursor.fetchone()[0])
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [lock_id(name)])
+    return True
 
 
 def job_queue(

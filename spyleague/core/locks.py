@@ -63,6 +63,11 @@ RETRYABLE = frozenset({"40P01", "40001"})
 ATTEMPTS = 5
 
 
+class Busy(Exception):
+    """Another transaction holds a lock this one asked for without waiting: nothing was done
+    (the transaction is rolled back), to be tried again in a moment."""
+
+
 class Conflict(ValidationError):
     """The state changed since the person looked (someone else acted first): refused with what
     happened, and nothing changed. Pages and the API answer it with 409."""

@@ -6,7 +6,9 @@ caller's transaction, the effects are applied in that transaction, as they alway
 one, a confirmation records its table's seats under the table's lock and leaves a
 ``PendingEffects`` row; the effects are applied after it commits, by a worker
 (``apply_effects_task``) or, for the last table of a round, in the request itself (so that a
-round is complete, and its standings up to date, as soon as its last result is in). So
+round is complete, and its standings up to date, as soon as its last result is in) unless a
+worker is applying the event's results at that moment. A worker's run never waits for another
+run's batch of the same event: it gives its results back and tries again a moment later. So
 confirmations of different tables, which before took the event's standings lock and the game's
 ratings lock until they committed, run side by side without waiting on each other; the standings
 and ratings follow a moment later, several results in one pass when many come in.
@@ -29,7 +31,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
-from ..core.locks import atomic_retrying
+from ..core.locks import Busy, atomic_retrying
 from ..core.queue import send_task_safely
 from .models import PendingEffects, Result
 
@@ -69,33 +71,46 @@ def effects_due(result: Result) -> None:
 
 def _after_commit(table_id: int | None) -> None:
     """Once the confirmation is committed: the last table of its round applies the effects here
-    and now (the round completes in this request); any other hands them to a worker, or applies
-    them here when the broker does not take the task."""
+    and now (the round completes in this request), unless a worker holds the event's standings
+    at that moment (applying the round's other results: then the worker completes the round a
+    moment later, and the request does not wait behind its batch); any other hands them to a
+    worker, or applies them here when the broker does not take the task."""
     from ..tournaments.models import Table
+    from .tasks import apply_effects_task
 
     last = bool(table_id) and not (
         Table.objects.filter(round__tables=table_id).exclude(status=Table.Status.CONFIRMED).exists()
     )
-    if not last:
-        from .tasks import apply_effects_task
-
-        if send_task_safely(apply_effects_task):
+    if last:
+        try:
+            effects_apply_all(wait=False)
             return
+        except Busy:
+            # A worker is applying the event's results (the round's others): it completes the
+            # round and its standings after its batch, or the task does; this request does not
+            # wait its turn behind that batch.
+            log.info("The round's last result: its effects follow in the worker")
+    if send_task_safely(apply_effects_task):
+        return
     effects_apply_all()
 
 
-def effects_apply_all() -> int:
-    """Apply every pending result's effects, a batch at a time; returns how many."""
+def effects_apply_all(*, wait: bool = True) -> int:
+    """Apply every pending result's effects, a batch at a time; returns how many. ``wait``
+    False: ``core.locks.Busy`` (that batch given back) when another run holds an event's
+    standings: that run takes the given-back rows after its own batch, or a retry does."""
     done = 0
-    while count := effects_apply():
+    while count := effects_apply(wait=wait):
         done += count
     return done
 
 
 @atomic_retrying
-def effects_apply(*, older_than: float | None = None, batch: int = BATCH) -> int:
+def effects_apply(*, older_than: float | None = None, batch: int = BATCH, wait: bool = True) -> int:
     """Take up to ``batch`` pending results (those no other transaction holds; only those
-    pending for ``older_than`` seconds when given) and apply their effects; returns how many."""
+    pending for ``older_than`` seconds when given) and apply their effects; returns how many.
+    ``wait`` False: ``core.locks.Busy``, and nothing applied, when another transaction holds
+    the standings of one of their events."""
     from ..ratings.services import ratings_result_apply
     from ..tournaments.models import Table
     from ..tournaments.services import table_results_follow
@@ -122,7 +137,7 @@ def effects_apply(*, older_than: float | None = None, batch: int = BATCH) -> int
 
         events = Event.objects.in_bulk(list(tables))
         for event_id in sorted(tables):
-            table_results_follow(event=events[event_id], tables=tables[event_id])
+            table_results_follow(event=events[event_id], tables=tables[event_id], wait=wait)
     for result in sorted(results, key=lambda r: (r.game, r.played, r.pk)):
         ratings_result_apply(result=result)
     return len(taken)

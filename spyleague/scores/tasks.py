@@ -6,8 +6,8 @@ from celery import shared_task
 
 from ..core.jobs import SAFE_TWICE
 
-BUSY_RETRY_SECONDS = 1.0
-BUSY_RETRIES = 20
+BUSY_RETRY_SECONDS = 0.5
+BUSY_RETRIES = 40
 
 
 @shared_task(
@@ -21,17 +21,22 @@ def apply_effects_task(self: Any) -> int:
     """Apply the pending results' effects (``scores.effects``): safe to run twice, or beside
     another run, which takes other results.
 
-    Another run applying the same event's results holds its standings until it commits; past
-    the database's lock timeout (``DATABASE_LOCK_TIMEOUT``) this run gives its results back
-    (its transaction rolls back) and tries again a moment later, rather than fail: seen under
-    the load benchmark's soak, two runs at once, the second waiting on the first's batch."""
+    Another run applying the same event's results holds its standings until it commits: this
+    run does not wait for it (a worker process waiting on another's batch is one that runs no
+    bot meanwhile) but gives its results back at once (its transaction rolls back) and tries
+    again a moment later; the other run takes them after its batch if it can. The same when a
+    lock waited past the database's lock timeout (``DATABASE_LOCK_TIMEOUT``). Past its retries
+    the results are still pending, and the sweep applies them."""
     from django.db import DatabaseError
 
     from ..core.database import Trouble, trouble
+    from ..core.locks import Busy
     from .effects import effects_apply_all
 
     try:
-        return effects_apply_all()
+        return effects_apply_all(wait=False)
+    except Busy as exc:
+        raise self.retry(countdown=BUSY_RETRY_SECONDS) from exc
     except DatabaseError as exc:
         if trouble(exc) is not Trouble.BUSY:
             raise

@@ -1390,16 +1390,17 @@ def table_result_record(*, result: Any) -> Table:
 
 
 @atomic_retrying
-def table_results_follow(*, event: Event, tables: Collection[int]) -> None:
+def table_results_follow(*, event: Event, tables: Collection[int], wait: bool = True) -> None:
     """What the confirmed results of ``tables`` (of ``event``, their seats recorded and
     committed, or recorded in this transaction) change: a round whose last table this was is
     complete, the event finished when such a round decides it, and the standings of the tables'
     players updated. Under the event's standings lock, then each round's row, then the event's
     (the order of ``core.locks``): a round's last confirmation sees every other table's, since
-    those were committed before it, or waited for here."""
+    those were committed before it, or waited for here. ``wait`` False: ``Busy`` at once, and
+    nothing done, when another transaction holds the standings lock."""
     from .standings import standings_lock
 
-    standings_lock(event)
+    standings_lock(event, wait=wait)
     rounds = sorted(set(Table.objects.filter(pk__in=list(tables)).values_list("round_id", flat=True)))
     for round_id in rounds:
         rnd = Round.objects.select_for_update(no_key=True).get(pk=round_id)

@@ -56,7 +56,7 @@ from pairing.standings import (
 )
 
 from ..core.jobs import job_lock
-from ..core.locks import atomic_retrying
+from ..core.locks import Busy, atomic_retrying
 from .models import Entrant, Event, Round, Seat, Standing, Table
 
 
@@ -75,8 +75,12 @@ def _figures_of(values: tuple[Any, ...]) -> Figures:
     return Figures(points, game_points, wins, games, byes, average, sonneborn_berger, buchholz_cut1)
 
 
-def standings_lock(event: Event) -> None:
-    job_lock(f"standings:{event.pk}")
+def standings_lock(event: Event, *, wait: bool = True) -> None:
+    """The event's standings lock, held until the transaction ends. ``wait`` False: ``Busy`` at
+    once when another transaction holds it (the effects of results in a worker: another run is
+    applying the same event's, and picks up these after its batch, or this run again later)."""
+    if not job_lock(f"standings:{event.pk}", wait=wait):
+        raise Busy(f"The standings of event {event.pk} are being updated by another run.")
 
 
 def _stored(

@@ -221,7 +221,7 @@ def test_the_kept_pages_show_the_standings_as_soon_as_the_effects_are_applied(
         assert applied[1] != recorded[1]
 
 
-def _busy() -> int:
+def _busy(**_: Any) -> int:
     """As Django raises it when PostgreSQL's lock_timeout ran out (psycopg's LockNotAvailable)."""
     import psycopg
     from django.db import OperationalError
@@ -243,9 +243,129 @@ def test_an_effects_run_that_waited_past_the_lock_timeout_tries_again(monkeypatc
     with pytest.raises(Retry):
         tasks.apply_effects_task.run()
 
-    def broken() -> int:
+    def broken(**_: Any) -> int:
         raise ValueError("not the database")
 
     monkeypatch.setattr(effects, "effects_apply_all", broken)
     with pytest.raises(ValueError):
         tasks.apply_effects_task.run()
+
+
+class _StandingsHeld:
+    """Another transaction (a worker's run applying the event's other results) holding the
+    event's standings lock until ``release()``."""
+
+    def __init__(self, event: Event) -> None:
+        from spyleague.core.jobs import job_lock
+
+        self.held, self._release = threading.Event(), threading.Event()
+        self.errors: list[BaseException] = []
+
+        def hold() -> None:
+            try:
+                with transaction.atomic():
+                    job_lock(f"standings:{event.pk}")
+                    self.held.set()
+                    if not self._release.wait(WAIT):
+                        raise TimeoutError("never released")
+            except BaseException as exc:  # pragma: no cover - reported by release()
+                self.errors.append(exc)
+            finally:
+                connection.close()
+
+        self._thread = threading.Thread(target=hold)
+        self._thread.start()
+        assert self.held.wait(WAIT)
+
+    def release(self) -> None:
+        self._release.set()
+        self._thread.join(WAIT)
+        assert not self.errors
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two writers at once on PostgreSQL only")
+def test_a_workers_run_does_not_wait_for_another_runs_batch(
+    club: Any, organiser: Any, sent: list[Any], settings: Any
+) -> None:
+    """It gives its results back at once and asks to run again (it would otherwise sit on the
+    lock, running no bot, up to the lock timeout); once the other run is done they apply."""
+    from celery.exceptions import Retry
+
+    from spyleague.scores import tasks
+
+    event, results = second_round(club, organiser, sent, 12)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        result_confirm(user=organiser, result=results[0])
+    other = _StandingsHeld(event)
+    try:
+        with connection.cursor() as cursor:  # a wait would show as a lock timeout instead
+            cursor.execute("SET lock_timeout = '20s'")
+        with pytest.raises(Retry):
+            tasks.apply_effects_task.run()
+        assert PendingEffects.objects.count() == 1  # given back, not lost
+    finally:
+        other.release()
+    assert tasks.apply_effects_task.run() == 1
+    assert not PendingEffects.objects.exists()
+    assert stored_equal_computed(event)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two writers at once on PostgreSQL only")
+def test_the_rounds_last_table_does_not_wait_behind_a_workers_batch(
+    club: Any, organiser: Any, sent: list[Any]
+) -> None:
+    """While a worker holds the event's standings, the round's last confirmation hands its
+    effects to the worker too (the round completes a moment later) instead of waiting."""
+    event, results = second_round(club, organiser, sent, 12)
+    for result in results[:-1]:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            result_confirm(user=organiser, result=result)
+    sent.clear()
+    other = _StandingsHeld(event)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '20s'")
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            result_confirm(user=organiser, result=results[-1])
+        assert len(sent) == 1  # the worker's to apply
+        assert PendingEffects.objects.count() == len(results)
+        assert Table.objects.get(pk=results[-1].table_id).status == Table.Status.CONFIRMED
+    finally:
+        other.release()
+    effects.effects_apply_all()  # the worker
+    assert not PendingEffects.objects.exists()
+    assert Round.objects.filter(event=event, status=Round.Status.COMPLETE).count() == 2
+    assert stored_equal_computed(event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lock_taken_without_waiting_says_whether_it_was_taken() -> None:
+    from spyleague.core.jobs import job_lock
+
+    with transaction.atomic():
+        assert job_lock("a-name", wait=False)
+        assert job_lock("a-name", wait=False)  # held by this transaction already: still its
+    if connection.vendor != "postgresql":
+        return  # (SQLite: one writer at a time holds the whole database; nothing to take)
+    other = threading.Event()
+    done = threading.Event()
+    taken: list[bool] = []
+
+    def elsewhere() -> None:
+        try:
+            with transaction.atomic():
+                taken.append(job_lock("a-name", wait=False))
+            done.set()
+        finally:
+            connection.close()
+
+    with transaction.atomic():
+        job_lock("a-name")
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        assert done.wait(WAIT)
+        thread.join(WAIT)
+    assert taken == [False]
+    del other
