@@ -8,7 +8,7 @@ pages watch, and the pages only wait on their feed:
 
 - with Redis, one pub/sub connection for the whole process, subscribed to the channels of the
   watched matches: each move's version (``live.publish``) and the race's update, built once
-  by the process that made the move (``race_moves.publish_update``);
+  by the process that made the move (``race_view.publish_update``);
 - without Redis, one look at the versions of all watched matches every ``POLL_SECONDS``; on a
   change the process builds the update itself, once for all its pages of the match.
 
@@ -59,7 +59,7 @@ class Feed:
 
     match_id: int
     version: int | None = None  # None until the first look at the database
-    update: tuple[int, str] | None = None  # (version, the update message: ``race_moves.update_message``)
+    update: tuple[int, str] | None = None  # (version, the update message: ``race_view.update_message``)
     over: bool = False  # the newest update says the match is no longer playing
     gone: bool = False  # the match no longer exists
     wanted: bool = False  # a page saw a version without its update: build it at the next look
@@ -372,7 +372,7 @@ def versions_of(match_ids: list[int]) -> dict[int, int]:
 def update_of(match_id: int) -> tuple[int, str, bool] | None:
     """The race's update as a move's process publishes it: (version, message, over)."""
     from .models import Match
-    from .race_moves import update_of as build
+    from .race_view import update_of as build
 
     match = Match.objects.filter(pk=match_id).first()
     if match is None:

@@ -46,7 +46,7 @@ def channel(match_id: int) -> str:
 
 
 def race_channel(match_id: int) -> str:
-    """The Redis channel of a race's updates (``race_moves.publish_update``)."""
+    """The Redis channel of a race's updates (``race_view.publish_update``)."""
     return f"{settings.REDIS_PREFIX}:race:{match_id}"
 
 

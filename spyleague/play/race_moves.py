@@ -24,14 +24,8 @@ of a race of people, in the middle of a race, needs much less, and takes the sho
 Nothing here is a second set of rules: legality is the engine's, and the conditions of the
 append are exactly those the general way checks for such a move.
 
-What the pages get
-------------------
-One message per move for everyone (``update_message``): the race as a spectator sees it, the
-piles as their top card and size, built once per move by the process that made it and passed
-on to every race page (``feeds``). Everything in it comes from ``engine.view(state, None)``,
-which hides what nobody may see (the unflipped racing hands, the faces of the points piles).
-The mover's own answer (``ack_message``) adds only what is its own: which piles its card fits
-on, and its choice in the pick after a race.
+What the pages get is ``race_view``'s. The general way is ``services``' (and
+``race_move_submit`` here, a racer's move from the page by it), above the write path (``moves``).
 """
 
 from __future__ import annotations
@@ -46,8 +40,11 @@ from django.utils import timezone
 
 from games import IllegalAction, get_engine
 
+from . import realtime, services
 from .models import Match, MatchSeat, Move
-from .state import cached_state, remember_state_at, state_from_log
+from .moves import MoveRejected, seat_of
+from .race_view import ack_message, is_race, publish_update, seat_part, update_message, update_of
+from .state import cached_state, match_state, remember_state_at, state_from_log
 
 log = logging.getLogger(__name__)
 
@@ -85,43 +82,8 @@ class GeneralWay(Exception):
     """The short way does not take this move: the general way does (and says why not, if not)."""
 
 
-def is_race(game: str) -> bool:
-    return bool(getattr(get_engine(game), "real_time", False))
-
-
-def publish_update(match_id: int, version: int, message: str, *, move: dict[str, Any] | None = None) -> None:
-    """Send the race's update to every web process (through Redis, when there is one).
-
-    ``move`` (``{"key", "game", "seat", "action"}``: the move that made ``version``, committed)
-    rides along for the other processes' state caches: one whose cached state is the version
-    before brings it forward with the engine, so its racers' next moves find their state current
-    instead of reading the log (``state.advance_state``). It is stripped before the update goes
-    to any page: a racer's pick after the race is hidden until everyone has picked.
-
-    Never fails and never waits on a Redis that is away (nor more than ``queue.DEADLINE_SECONDS``
-    on one that does not answer): the processes' feeds then look at the database and build the
-    update themselves (``feeds``).
-    """
-    from django.conf import settings
-
-    from ..core.queue import within_deadline
-    from . import live
-
-    if not settings.REDIS_URL or live.PUBLISHING.ongoing():
-        return
-    payload = message if move is None else f"{message}\n{json.dumps(move)}"
-    try:
-        within_deadline(live.PUBLISHING, lambda: live._redis().publish(live.race_channel(match_id), payload))
-    except Exception:
-        log.warning("Could not publish the update of match %s version %s", match_id, version, exc_info=True)
-    else:
-        live.PUBLISHING.over()
-
-
 def racer_for(*, match_id: int, user: Any) -> Racer | None:
     """The race page's racer (a spectator if the user has no seat); None: no such race."""
-    from .services import seat_of
-
     match = Match.objects.filter(pk=match_id).prefetch_related("seat_set").first()
     if match is None or not is_race(match.game):
         return None
@@ -221,8 +183,6 @@ def _append(racer: Racer, version: int, action: dict[str, Any]) -> bool:
 
 def _check_card(engine: Any, state: Any, seat: int, action: dict[str, Any], card: str | None) -> None:
     """A placement names the card the page showed: refused (409) once that card is down."""
-    from .services import MoveRejected
-
     if not card or action.get("type") != "place":
         return
     showing = engine.view(state, seat)["players"][seat]["card"]
@@ -236,8 +196,6 @@ def _check_card(engine: Any, state: Any, seat: int, action: dict[str, Any], card
 def race_move(*, racer: Racer, action: Any, card: str | None = None) -> Moved:
     """Apply a racer's move the short way. Raises ``GeneralWay`` for a move it does not take
     (then nothing was changed), ``services.MoveRejected`` for one the rules refuse."""
-    from .services import MoveRejected
-
     if racer.seat is None or racer.player_id is None:
         raise GeneralWay
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
@@ -278,10 +236,6 @@ def race_move(*, racer: Racer, action: Any, card: str | None = None) -> Moved:
 def answer_move(*, racer: Racer, user: Any, action: Any, card: str | None = None) -> Moved:
     """A race page's move: the short way where it can, else the general way (which publishes its
     own update once it commits). Raises ``services.MoveRejected`` with the reason if refused."""
-    from .realtime import race_move_submit
-    from .services import MoveRejected
-    from .state import match_state
-
     try:
         return race_move(racer=racer, action=action, card=card)
     except GeneralWay:
@@ -291,85 +245,12 @@ def answer_move(*, racer: Racer, user: Any, action: Any, card: str | None = None
     except Match.DoesNotExist:
         raise MoveRejected("There is no such match.", status=404) from None
     engine = get_engine(match.game)
-    seat = racer.seat if racer.seat is not None else _seat_of(match, user)
+    seat = racer.seat if racer.seat is not None else seat_of(match=match, user=user)
     version, update = update_of(match)
     return Moved(version, ack_message(engine, match_state(match), seat, version), update)
 
 
-def _seat_of(match: Match, user: Any) -> int | None:
-    from .services import seat_of
-
-    return seat_of(match=match, user=user)
-
-
 # --- the messages -----------------------------------------------------------------------------
-
-
-def race_picture(engine: Any, state: Any) -> dict[str, Any]:
-    """The race as every page shows it: the spectator's view, each pile as its top card and size
-    (the rest of a pile is covered on the table too), without the scored races' history (the
-    page fetches the board when a race ends)."""
-    view = engine.view(state, None)
-    players = []
-    for p in view["players"]:
-        players.append(
-            {
-                "seat": p["seat"],
-                "score": p["score"],
-                "hand": p["hand"],
-                "card": p["card"],
-                "piles": [[pile[-1], len(pile)] for pile in p["piles"]],
-                "called": p["called"],
-                "came_round": p["called_came_round"],
-                "stuck": p["stuck"],
-                "done": p["done"],
-                "finished": p["finished"],
-                "bonus": p["bonus"],
-                "must_take": p["must_take"],
-                "has_chosen": p["has_chosen"],
-            }
-        )
-    return {
-        "race": view["race"],
-        "phase": view["phase"],
-        "tie_break": view["tie_break"],
-        "bonus_points": view["bonus_points"],
-        "racing": view["racing"],
-        "finish_order": view["finish_order"],
-        "to_act": view["to_act"],
-        "races_scored": len(view["history"]),
-        "players": players,
-    }
-
-
-def update_message(engine: Any, state: Any, version: int, status: str) -> str:
-    """Every race page's update: ``{"t": "u", "v": version, "status": ..., "race": {...}}``."""
-    return json.dumps({"t": "u", "v": version, "status": status, "race": race_picture(engine, state)})
-
-
-def seat_part(engine: Any, state: Any, seat: int | None) -> dict[str, Any]:
-    """What only the seat itself may know or needs: the piles its card fits on (and that card),
-    its pick after the race."""
-    if seat is None:
-        return seat_part_of({}, [], None)
-    return seat_part_of(engine.view(state, seat), engine.legal(state, seat), seat)
-
-
-def seat_part_of(view: dict[str, Any], legal: list[dict[str, Any]], seat: int | None) -> dict[str, Any]:
-    """``seat_part`` from the seat's view and legal actions (a page drawn by the server has them)."""
-    if seat is None or not view:
-        return {"seat": None, "card": None, "fits": [], "choice": None}
-    return {
-        "seat": seat,
-        "card": view["players"][seat]["card"],  # the card the fits are for
-        "fits": [a["pile"] for a in legal if a.get("type") in ("place", "take")],
-        "choice": view.get("my_choice"),
-    }
-
-
-def ack_message(engine: Any, state: Any, seat: int | None, version: int) -> str:
-    """The mover's answer: the version its move made and its own part (the update follows)."""
-    return json.dumps({"t": "ack", "v": version, "you": seat_part(engine, state, seat)})
 
 
 def opening_messages(*, racer: Racer) -> tuple[str, str]:
@@ -384,10 +265,35 @@ def opening_messages(*, racer: Racer) -> tuple[str, str]:
     return you, update_message(engine, state, version, status)
 
 
-def update_of(match: Match) -> tuple[int, str]:
-    """The update for the match as it is (after a move the general way, or for a page that
-    missed one): (version, message)."""
-    from .state import match_state
+# --- a racer's move from the race page, the general way --------------------------------------
 
-    engine = get_engine(match.game)
-    return match.version, update_message(engine, match_state(match), match.version, match.status)
+
+def race_move_submit(*, match_id: int, user: Any, action: Any, card: str | None = None) -> Match:
+    """A racer's move from the race page (a key or a tap). Returns the match as the move left it.
+
+    ``card`` is the flipped card the page showed. Racers act at once, so the match's version
+    moves on all the time and is not checked; instead a placement is refused when that card
+    is no longer the one showing (a second press sent before the page caught up), so a card
+    is never put where its owner did not see it go. The check runs under the move's own lock.
+    """
+
+    def a_race(match: Match, seat: int) -> None:
+        if not realtime.is_real_time(get_engine(match.game)):
+            raise MoveRejected("This match is not a race: play it from its board.", status=404)
+
+    def still_showing(match: Match, seat: int) -> None:
+        a_race(match, seat)
+        view = get_engine(match.game).view(match_state(match), seat)
+        showing = view["players"][seat]["card"]
+        if showing is not None and showing != card:
+            raise MoveRejected(
+                f"The {card} is already down; the card showing now is the {showing}. Nothing was changed.",
+                status=409,
+            )
+
+    if getattr(user, "is_authenticated", False):
+        getattr(user, "player", None)  # who is moving is read now: the lock is held for the move alone
+    placing = bool(card) and isinstance(action, dict) and action.get("type") == "place"
+    return services.match_move_submit(
+        match_id=match_id, user=user, action=action, check=still_showing if placing else a_race
+    )

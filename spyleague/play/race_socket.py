@@ -13,7 +13,7 @@ template. Frames in (JSON objects):
 Frames out (JSON objects, ``t`` says which):
 
 - ``you``: on opening, the page's own part (its seat, the piles its card fits on, its pick);
-- ``u``: the race (``race_moves.update_message``), on opening and after every move, once per
+- ``u``: the race (``race_view.update_message``), on opening and after every move, once per
   version, never an older one after a newer;
 - ``ack``: a move of this page applied: its version and the page's own part;
 - ``no``: a move refused, with its ``status`` (400, 403, 404, 409, as the POST would answer) and
@@ -21,7 +21,7 @@ Frames out (JSON objects, ``t`` says which):
 - ``board``: the match is no longer a race in progress (over, abandoned): fetch the board.
 
 A move is applied the short way where it can (``race_moves.race_move``), else the general way
-(``realtime.race_move_submit``), in a thread of the process's move pool; the moves of one
+(``race_moves.race_move_submit``), in a thread of the process's move pool; the moves of one
 match made through this process go one at a time (the feed's ``moving`` lock), so they never
 race each other for the version. The race's updates reach every page through the process's
 feed of the match (``feeds``): the mover's process hands its update to its own feed at once
@@ -41,7 +41,7 @@ from typing import Any
 
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import race_moves
+from . import bots, race_moves
 from .feeds import Feed, feeds
 
 log = logging.getLogger(__name__)
@@ -225,13 +225,11 @@ class RaceSocket(AsyncWebsocketConsumer):  # type: ignore[misc]  # channels has 
             feed.updated(moved.version, moved.update)  # the other pages of this process, at once
 
     async def _tick(self) -> None:
-        from . import realtime
-
         if time.monotonic() - self.ticked < TICK_SECONDS:
             return
         self.ticked = time.monotonic()
         try:
-            await in_move_thread(realtime.race_tick, match_id=self.match_id)
+            await in_move_thread(bots.race_tick, match_id=self.match_id)
         except Exception:  # the next tick, or the bots' follow-up run, makes the moves
             log.warning("A race tick of match %s failed", self.match_id, exc_info=True)
 

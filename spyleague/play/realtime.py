@@ -1,6 +1,6 @@
 """Real-time games online: bots race at a speed, not all at once.
 
-In a turn-based game a bot acts as soon as it may (``services.match_run_bots``). In a
+In a turn-based game a bot acts as soon as it may (``bots.match_run_bots``). In a
 real-time game (an engine with ``real_time = True``: Spy vs Spy) every racer acts at
 once and the fastest wins, so a bot that answered at once would win every race. Here a
 bot makes only the moves its speed allows:
@@ -48,10 +48,11 @@ from django.utils import timezone
 
 from games import get_engine
 
-from ..core.queue import within_deadline
+from ..core.queue import send_task_safely, within_deadline
 from . import live
 from .models import Match, Move
 from .state import match_state
+from .tasks import run_bots
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +131,7 @@ class Pace:
 
 
 _RACE_STARTS: dict[tuple[int, float, int], float] = {}
+RACE_STARTS_KEPT = 1024  # then forgotten all at once (each is read again from the log)
 
 
 def _race_start(match: Match, began: int, speed: float) -> float:
@@ -147,7 +149,7 @@ def _race_start(match: Match, began: int, speed: float) -> float:
         # bot made it (it had waited both); never before the match was created.
         bot = match.seat_set.filter(number=row[1]).exclude(bot="").exists()
         start = max(match.created.timestamp(), start - RACE_PAUSE - (1.0 / speed if bot else 0.0))
-    if len(_RACE_STARTS) > 1024:
+    if len(_RACE_STARTS) > RACE_STARTS_KEPT:
         _RACE_STARTS.clear()
     _RACE_STARTS[key] = start
     return start
@@ -216,18 +218,6 @@ def bots_due_now(*, match_id: int) -> bool | None:
     return bool(bots_pace(match=match, state=state, seats=_bot_seats(match, state)).due)
 
 
-def race_tick(*, match_id: int) -> int:
-    """A race page's tick: the bots of a real-time match make the moves now due.
-
-    Returns the number of moves made (0 for a turn-based match: its bots need no ticks).
-    """
-    from .services import match_run_bots
-
-    if not bots_due_now(match_id=match_id):
-        return 0
-    return match_run_bots(match_id=match_id)
-
-
 def bots_follow_up(*, match_id: int) -> float | None:
     """With a Celery broker, queue one run of the bots for when the next bot move is due.
 
@@ -256,43 +246,8 @@ def bots_follow_up(*, match_id: int) -> float | None:
     except Exception:  # without Redis the pages' ticks still drive the bots
         log.warning("Could not schedule the bots of match %s", match_id, exc_info=True)
         return None
-    from ..core.queue import send_task_safely
-    from .tasks import run_bots
-
     transaction.on_commit(partial(send_task_safely, run_bots, match_id, countdown=delay))
     return delay
 
 
 # --- a racer's move from the race page ----------------------------------------------------
-
-
-def race_move_submit(*, match_id: int, user: Any, action: Any, card: str | None = None) -> Match:
-    """A racer's move from the race page (a key or a tap). Returns the match as the move left it.
-
-    ``card`` is the flipped card the page showed. Racers act at once, so the match's version
-    moves on all the time and is not checked; instead a placement is refused when that card
-    is no longer the one showing (a second press sent before the page caught up), so a card
-    is never put where its owner did not see it go. The check runs under the move's own lock.
-    """
-    from .services import MoveRejected, match_move_submit
-
-    def a_race(match: Match, seat: int) -> None:
-        if not is_real_time(get_engine(match.game)):
-            raise MoveRejected("This match is not a race: play it from its board.", status=404)
-
-    def still_showing(match: Match, seat: int) -> None:
-        a_race(match, seat)
-        view = get_engine(match.game).view(match_state(match), seat)
-        showing = view["players"][seat]["card"]
-        if showing is not None and showing != card:
-            raise MoveRejected(
-                f"The {card} is already down; the card showing now is the {showing}. Nothing was changed.",
-                status=409,
-            )
-
-    if getattr(user, "is_authenticated", False):
-        getattr(user, "player", None)  # who is moving is read now: the lock is held for the move alone
-    placing = bool(card) and isinstance(action, dict) and action.get("type") == "place"
-    return match_move_submit(
-        match_id=match_id, user=user, action=action, check=still_showing if placing else a_race
-    )

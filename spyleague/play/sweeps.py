@@ -1,7 +1,7 @@
 """The bot sweep: no match waits on its bots for long, whatever became of the message that
 should have asked them to act; and no ended match stays unreported (``reports_sweep``).
 
-After every move the bots' turn is queued (``services._after_change``), and Spy vs Spy bots race
+After every move the bots' turn is queued (``moves.after_change``), and Spy vs Spy bots race
 on through a chain of delayed runs (``realtime.bots_follow_up``). A message can be lost: the
 broker was away when the move was made, or the worker holding it was killed or restarted (which
 also breaks a race's chain). So every match says whether it waits on a bot: ``Match.bot_turn``
@@ -10,7 +10,7 @@ holds when it last moved while a bot was to act (every move sets or clears it, s
 
 Celery beat runs ``bots_sweep`` every ``SWEEP_SECONDS``: a match marked longer ago than that has
 waited on its bots, and they are asked again (a ``run_bots`` task: the turn-based bots' turns, a
-race's bots' due moves, and a new chain of follow-ups). Nothing is run twice: ``match_run_bots``
+race's bots' due moves, and a new chain of follow-ups). Nothing is run twice: ``bots.match_run_bots``
 makes each move under the match's row lock, after checking again who is to act (and, in a race,
 whether the bot's pace allows it), so a second run beside the first finds nothing more to do.
 """
@@ -86,7 +86,7 @@ def reports_sweep(*, now: datetime | None = None, limit: int = SWEEP_BATCH) -> i
     """Report the result of every match that ended ``SWEEP_SECONDS`` ago or more and still waits.
 
     A match's result is reported just after the move that ended it commits
-    (``services._report_on_commit``); if that failed (a database error, the web process ending
+    (``moves.report_on_commit``); if that failed (a database error, the web process ending
     in between), the match keeps its ``report_due`` mark and is reported here. The report is
     made once: ``match_report_result`` looks for it under the match's row lock. A report that
     fails again is tried at the next sweep but one (the mark moves on), and logged each time.

@@ -10,7 +10,7 @@ def run_bots(match_id: int) -> int:
     """Let the bots of a match act until a person must.
 
     Safe to run twice: a second run finds no bot to act."""
-    from .services import match_run_bots
+    from .bots import match_run_bots
 
     return match_run_bots(match_id=match_id)
 

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from games import engines, game_info, games, get_engine
 
 from ..core.inputs import MAX_ID, Refused, json_value, whole_number
-from . import live, services
+from . import bots, live, race_moves, race_view, services
 from .forms import MatchForm
 from .live import channel
 from .models import Match
@@ -514,10 +514,8 @@ def race_act(request: HttpRequest, pk: int) -> HttpResponse:
     move the same way, answered in the socket's words: ``ack`` with the race's update (``u``),
     or ``no`` with the reason and the status.
 
-    ``card`` is the flipped card the page showed (see ``realtime.race_move_submit``).
+    ``card`` is the flipped card the page showed (see ``race_moves.race_move_submit``).
     """
-    from . import race_moves
-
     try:
         action = json_value(request.POST.get("action", ""), what="That action")
     except Refused as exc:
@@ -541,10 +539,8 @@ def race_tick(request: HttpRequest, pk: int) -> HttpResponse:
 
     Answers 204 when the page (``v``, its board key) is still current, else the new board.
     """
-    from . import realtime
-
     _race(pk)
-    realtime.race_tick(match_id=pk)  # each bot move publishes its update as it commits
+    bots.race_tick(match_id=pk)  # each bot move publishes its update as it commits
     if request.POST.get("v") == _version_key(pk):
         return HttpResponse(status=204)
     return _race_board(request, pk)
@@ -589,7 +585,7 @@ async def _race_async_stream(match_id: int, seen: int | None) -> AsyncIterator[s
     """Under ASGI: the race's updates from this process's feed of the match (``feeds``).
 
     An ``update`` names each newer version at once; a ``progress`` follows with the race itself
-    (``race_moves.update_message``) when it is at hand (pushed by the mover's process, or built
+    (``race_view.update_message``) when it is at hand (pushed by the mover's process, or built
     once here without Redis) and not older than the newest version announced.
     """
     from .feeds import feeds
@@ -646,16 +642,14 @@ def race_events(request: HttpRequest, pk: int) -> StreamingHttpResponse:
 
 
 def race_progress(request: HttpRequest, pk: int) -> HttpResponse:
-    """The race as it is now (``race_moves.update_message``), for a page that missed an update.
+    """The race as it is now (``race_view.update_message``), for a page that missed an update.
 
     204 while the page's ``v`` (the version it shows) is still current.
     """
-    from . import race_moves
-
     match = _race(pk)
     if request.GET.get("v") == str(match.version):
         return HttpResponse(status=204)
-    _, message = race_moves.update_of(match)
+    _, message = race_view.update_of(match)
     return HttpResponse(message, content_type="application/json")
 
 

@@ -147,7 +147,7 @@ def test_a_race_move_reaches_the_other_racers_streams_with_its_progress_through_
     from django.urls import reverse
 
     from games import get_engine
-    from spyleague.play import race_moves, services
+    from spyleague.play import race_view, services
     from spyleague.play.state import match_state
     from spyleague.play.views import _race_async_stream
 
@@ -194,7 +194,7 @@ def test_a_race_move_reaches_the_other_racers_streams_with_its_progress_through_
         assert kind == "event: progress" and pushed["t"] == "u" and pushed["v"] == 1
         assert pushed["status"] == "playing"
         # The race as a spectator sees it, with the move in it (each page leaves out its own racer).
-        assert pushed["race"] == race_moves.race_picture(engine, engine.apply(state, 1, action))
+        assert pushed["race"] == race_view.race_picture(engine, engine.apply(state, 1, action))
     assert elapsed < 2.0, f"the move took {elapsed:.2f} s to reach the streams"
 
 

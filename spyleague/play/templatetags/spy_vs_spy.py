@@ -56,8 +56,8 @@ def svs_name(code: str | None) -> str:
 
 @register.filter
 def svs_you(picture: Any) -> str:
-    """The seat's own part as the race page's socket sends it (``race_moves.seat_part``), as JSON."""
-    from ..race_moves import seat_part_of
+    """The seat's own part as the race page's socket sends it (``race_view.seat_part``), as JSON."""
+    from ..race_view import seat_part_of
 
     return json.dumps(seat_part_of(picture.view, picture.legal, picture.seat))
 

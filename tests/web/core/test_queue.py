@@ -117,10 +117,10 @@ def publish_a_version(match_id: int, version: int) -> tuple[str, str]:
 
 
 def publish_a_race_update(match_id: int, version: int) -> tuple[str, str]:
-    from spyleague.play import race_moves
+    from spyleague.play import race_view
 
     message = f'{{"t": "u", "v": {version}}}'
-    race_moves.publish_update(match_id, version, message)
+    race_view.publish_update(match_id, version, message)
     return live.race_channel(match_id), message
 
 

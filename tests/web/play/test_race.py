@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from games import get_engine
 from games.spy_vs_spy.cards import card_name
-from spyleague.play import realtime, services
+from spyleague.play import bots, realtime, services
 from spyleague.play.models import Match, Move
 from spyleague.play.state import match_state
 
@@ -74,7 +74,7 @@ def moves_by_seat(match: Match) -> Counter[int]:
 
 def tick(clock: Clock, match: Match, seconds: float) -> int:
     clock.at(seconds)
-    return realtime.race_tick(match_id=match.pk)
+    return bots.race_tick(match_id=match.pk)
 
 
 def test_bots_wait_for_the_start_then_move_one_card_per_interval(
@@ -145,7 +145,7 @@ def test_a_turn_based_game_is_not_ticked(make_user: Any, django_capture_on_commi
     match = services.match_create(user=ann, game="race-to-ten", seats=2, seed=0)
     with django_capture_on_commit_callbacks(execute=True):
         services.match_start(user=ann, match_id=match.pk, fill_with="random")
-    assert realtime.race_tick(match_id=match.pk) == 0
+    assert bots.race_tick(match_id=match.pk) == 0
 
 
 # --- a racer's moves from the page --------------------------------------------------------

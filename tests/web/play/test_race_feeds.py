@@ -142,14 +142,14 @@ def test_another_processs_move_brings_this_processs_state_forward_and_never_reac
     """A race update from Redis carries the move that made it: the feed passes on the update
     alone, and the process's cached state takes the move, so its racers' next moves need not
     read the log."""
-    from spyleague.play import live, race_moves, state
+    from spyleague.play import live, race_view, state
 
     ann, bob = make_user(username="ann"), make_user(username="bob")
     match = race_of_people(ann, bob)
     before = match_state(match)  # this process's cache: version 0
     action = ENGINE.legal(before, 1)[0]
     after = ENGINE.apply(before, 1, action)
-    update = race_moves.update_message(ENGINE, after, 1, "playing")
+    update = race_view.update_message(ENGINE, after, 1, "playing")
     key = [match.pk, match.created.timestamp()]
     move = json.dumps({"key": key, "game": "spy-vs-spy", "seat": 1, "action": action})
     hub = feeds.Feeds()

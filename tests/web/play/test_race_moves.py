@@ -17,7 +17,7 @@ import pytest
 from django.db import connection
 
 from games import get_engine
-from spyleague.play import race_moves, services, state
+from spyleague.play import race_moves, race_view, services, state
 from spyleague.play.models import Match, Move
 from spyleague.play.state import match_state
 
@@ -58,7 +58,7 @@ def a_move(rng: random.Random, st: Any, seat: int) -> tuple[dict[str, Any], str 
 
 
 def general(match: Match, user: Any, action: Any, card: str | None) -> tuple[str, Any]:
-    from spyleague.play.realtime import race_move_submit
+    from spyleague.play.race_moves import race_move_submit
 
     try:
         race_move_submit(match_id=match.pk, user=user, action=action, card=card)
@@ -301,12 +301,12 @@ def test_the_update_every_page_gets_shows_nothing_hidden() -> None:
             if rng.random() < 0.3 or state.phase != "race":
                 for _ in range(2):
                     other = twin(state, None, rng)
-                    assert race_moves.update_message(
-                        ENGINE, other, 5, "playing"
-                    ) == race_moves.update_message(ENGINE, state, 5, "playing")
+                    assert race_view.update_message(ENGINE, other, 5, "playing") == race_view.update_message(
+                        ENGINE, state, 5, "playing"
+                    )
                     for seat in range(seats):
                         mine = twin(state, seat, rng)
-                        assert race_moves.seat_part(ENGINE, mine, seat) == race_moves.seat_part(
+                        assert race_view.seat_part(ENGINE, mine, seat) == race_view.seat_part(
                             ENGINE, state, seat
                         )
                     checked += 1

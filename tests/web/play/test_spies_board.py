@@ -20,7 +20,7 @@ from games.spies import ENGINE
 from games.spies.board import POWER_CODES, default_board
 from games.spies.bots import HeuristicBot
 from games.spies.engine import seen_powers
-from spyleague.play import services
+from spyleague.play import clocks, services
 from spyleague.play.models import Match, Move
 from spyleague.play.state import match_state
 from spyleague.play.templatetags.spies import latest_news
@@ -393,11 +393,11 @@ def test_a_reaction_window_inside_a_timed_turn_gives_the_turn_its_own_deadline_b
     assert match.deadline is not None and match.deadline < deadline
 
     clock = ENGINE.turn_clock(state)
-    assert clock is not None and services._TURN_DEADLINES.recall(match, clock["key"]) == deadline
+    assert clock is not None and clocks.TURN_DEADLINES.recall(match, clock["key"]) == deadline
 
     # The answer comes from another process, which does not remember the turn: the move that began
     # the turn dates it (here moved 90 seconds into the past, so a clock started afresh would show).
-    services._TURN_DEADLINES._deadlines.clear()
+    clocks.TURN_DEADLINES._deadlines.clear()
     Move.objects.filter(match=match).update(created=F("created") - timedelta(seconds=90))
     with django_capture_on_commit_callbacks(execute=True):
         services.match_move_submit(
