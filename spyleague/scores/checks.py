@@ -22,13 +22,17 @@ checked against them, so a real result is never refused for want of them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 from games import game_info
 from games.core import places_from_scores
 
 from ..core.words import ordinal
+from .game_sheets import SHEET_EXTRAS
+from .sheet_parts import Checked as Checked
+from .sheet_parts import Problem as Problem
+from .sheet_parts import SheetExtras as SheetExtras
 
 
 @dataclass(frozen=True)
@@ -57,63 +61,8 @@ STOPPED_ON_TIME = frozenset({"black-spy"})
 GameCheck = Callable[[Sequence[Line], Conditions], list[str]]
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a sheet, in words.
-
-    ``row``: the line of the game's own sheet the scorer fixes it on (a seat's position as text,
-    a power's code; None for the sheet as a whole).
-    """
-
-    message: str
-    row: str | None = None
-
-
-@dataclass(frozen=True)
-class Checked:
-    """A checked sheet: its problems, or else the places and scores to record, by seat."""
-
-    problems: list[Problem]
-    places: list[int] = field(default_factory=list)
-    scores: list[float | None] = field(default_factory=list)
-
-
-class SheetExtras(Protocol):
-    """What a game's sheet holds beyond a score and a place per seat.
-
-    A sheet (``Result.data["sheet"]``) is plain JSON, the same from the table sheet's form and
-    from the API; ``check`` refuses anything else in words.
-    """
-
-    template: str  # the form's fields, included in the table sheet
-
-    def read_form(self, form: Mapping[str, str], seats: int) -> dict[str, Any]:
-        """The sheet as typed into the form (bad entries kept as typed, for ``check`` to name)."""
-        ...
-
-    def form_values(self, sheet: Any, seats: int) -> dict[str, str]:
-        """The form's fields for a stored sheet, so a correction starts from it."""
-        ...
-
-    def form(
-        self, names: Sequence[str], values: Mapping[str, str], problems: Sequence[Problem]
-    ) -> dict[str, Any]:
-        """What the form's template shows: its rows, with their values and problems."""
-        ...
-
-    def check(self, names: Sequence[str], sheet: Any) -> Checked:
-        """The problems, or the places and scores by seat (``names`` in seat order)."""
-        ...
-
-    def summary(self, names: Sequence[str], sheet: Any) -> list[str]:
-        """The sheet in a few readable lines, for the confirmation and the history."""
-        ...
-
-
 def sheet_extras(game: str) -> SheetExtras | None:
     """The game's sheet extras, or None when a score and a place per seat say it all."""
-    from .game_sheets import SHEET_EXTRAS
-
     return SHEET_EXTRAS.get(game)
 
 

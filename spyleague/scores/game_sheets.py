@@ -24,7 +24,7 @@ from games.spycatcher.scoresheet import WINNER_SCORE
 from games.spycatcher.scoresheet import check_sheet as spycatcher_check
 
 from ..core.words import and_list, ordinal
-from .checks import Checked, Problem, SheetExtras
+from .sheet_parts import Checked, Problem, SheetExtras
 
 _WHOLE = re.compile(r"-?\d+")
 _PLAYER = re.compile(r"\bPlayer (\d+)\b")

@@ -32,6 +32,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from ..core import cache
 from . import selectors
+from .event_settings import scoring_lines
 from .models import Entrant, Event, Round, Seat, Table
 from .selectors import (
     StandingLine,
@@ -228,8 +229,6 @@ Order = Callable[[], StandingsOrder | None]
 
 
 def render_standings(event: Event, asked: Asked, order: Order, query: QueryDict) -> SafeString:
-    from .views import _scoring
-
     kept = order()
     if kept is not None:  # the page's rows read by id, their places from the kept order
         standings = kept.page(event=event, page=asked.page, per_page=STANDINGS_PER_PAGE)
@@ -241,7 +240,7 @@ def render_standings(event: Event, asked: Asked, order: Order, query: QueryDict)
         "event": event,
         "standings": standings,
         "rows": rows,
-        "scoring": _scoring(event),
+        "scoring": scoring_lines(event),
         "query": query,
     }
     return _render("standings_table", context)
@@ -255,12 +254,12 @@ def _standing_row(line: StandingLine, show_bh1: bool, show_sb: bool) -> SafeStri
 NONE = "\N{EN DASH}"  # a tiebreak not worked out
 
 
-@functools.lru_cache(maxsize=20_000)
+@functools.lru_cache(maxsize=4096)  # a few hundred bytes each: about 1 MB when full
 def _figure(value: Any, places: str, language: str | None) -> str:
     return str(floatformat(value, places))
 
 
-@functools.lru_cache(maxsize=20_000)
+@functools.lru_cache(maxsize=4096)
 def _player_url(player: int, prefix: str) -> str:
     return reverse("clubs:player", args=[player])
 

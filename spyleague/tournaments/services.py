@@ -1,8 +1,10 @@
 """Write-side operations for events: registration, pairing, publishing, results, standings.
 
-The algorithms live in the pure ``pairing`` package; this module turns the database into
-their plain inputs (entrant ids, past rounds, results) and their outputs back into rows.
-Pairing a round and recomputing standings run as Celery jobs (see ``tasks.py``).
+The algorithms live in the pure ``pairing`` package. Below this module: ``scoring`` reads the
+event as the package's plain data and ranks it, ``draw`` plans the next round from it, and
+``standings`` keeps the stored standings; this module turns what they work out back into rows,
+under the locks of ``core.locks``. Pairing a round and recomputing standings run as Celery jobs
+(see ``tasks.py``).
 
 How the formats run (the pairing rulings themselves are in ``pairing.knockout``,
 ``pairing.round_robin`` and ``pairing.tables``; each is named in ``tests/web/tournaments``):
@@ -30,42 +32,31 @@ How the formats run (the pairing rulings themselves are in ``pairing.knockout``,
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import Prefetch
 from django.utils import timezone
 
 from games import game_info
-from pairing import explain, knockout, round_robin, seating, swiss
-from pairing.history import EventHistory, PlayerStanding, RoundPlan
-from pairing.history import Round as PRound
+from pairing import explain
+from pairing.history import EventHistory
 from pairing.standings import (
     DEFAULT_POINTS,
-    ByeScoring,
-    PointsScheme,
-    RoundResult,
-    SeatResult,
-    StandingsRow,
-    TableResult,
-    balanced_scheme,
-    compute_standings,
 )
-from pairing.tables import DEFAULT_SEATS, describe_sizes
 
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.jobs import job_queue
 from ..core.locks import Conflict, atomic_retrying, lock_event
 from ..core.models import Job
-from ..core.words import and_list
+from .draw import Progress, entrant_names, event_decided, present_entrants, quiet, round_as_plain
+from .draw import plan_round as plan_round
+from .draw import repeats_notes as repeats_notes
 from .models import (
-    MAX_ROUNDS,
     Entrant,
     Event,
     League,
@@ -75,14 +66,14 @@ from .models import (
     table_range,
     table_size_problem,
 )
-
-DEFAULT_TIEBREAKS = ["tournament_points", "game_points", "opponents_average", "wins", "head_to_head"]
-Progress = Callable[[int, int, str], None]
-RoundsData = list[tuple[Round, PRound, RoundResult | None]]
-
-
-def _quiet(done: int, total: int, message: str) -> None:
-    return None
+from .scoring import DEFAULT_TIEBREAKS as DEFAULT_TIEBREAKS
+from .scoring import KNOCKOUT_FORMATS as KNOCKOUT_FORMATS
+from .scoring import bye_scoring as bye_scoring
+from .scoring import points_scheme as points_scheme
+from .scoring import rounds_data
+from .scoring import standings_compute as standings_compute
+from .standings import standings_apply as _standings_apply
+from .standings import standings_lock, standings_store
 
 
 def require_organiser(*, user: Any, event: Event) -> None:
@@ -162,7 +153,6 @@ def event_update(*, user: Any, event: Event, **changes: Any) -> Event:
     soon as the change is saved. A standings job is queued as well, so that one already running
     with the old settings does not leave its order behind.
     """
-    from .standings import standings_lock
 
     require_organiser(user=user, event=event)
     standings_lock(event)  # before the event's lock: its standings are re-ranked here (core.locks)
@@ -479,527 +469,7 @@ def entrant_drop(*, user: Any, entrant: Entrant) -> Entrant:
 # --- reading the event as plain data ---------------------------------------------------------
 
 
-def _rounds_data(event: Event) -> list[tuple[Round, PRound, RoundResult | None]]:
-    """Every published round as a pairing ``Round`` and, for the results in, a ``RoundResult``.
-
-    Two queries whatever the event's size.
-    """
-    rounds = list(event.round_set.exclude(status=Round.Status.DRAFT).order_by("number"))
-    seats_by_table: dict[int, list[tuple[int, int, int | None, float | None]]] = {}
-    tables_by_round: dict[int, list[tuple[int, bool, str]]] = {}
-    for table_id, round_id, is_bye, status in (
-        Table.objects.filter(round__in=rounds)
-        .order_by("round_id", "number")
-        .values_list("pk", "round_id", "is_bye", "status")
-    ):
-        tables_by_round.setdefault(round_id, []).append((table_id, is_bye, status))
-    for table_id, entrant_id, position, place, score in (
-        Seat.objects.filter(table__round__in=rounds)
-        .order_by("table_id", "position")
-        .values_list("table_id", "entrant_id", "position", "place", "score")
-    ):
-        seats_by_table.setdefault(table_id, []).append((entrant_id, position, place, score))
-    out: list[tuple[Round, PRound, RoundResult | None]] = []
-    for rnd in rounds:
-        tables: list[tuple[int, ...]] = []
-        byes: list[int] = []
-        results: list[TableResult] = []
-        for table_id, is_bye, status in tables_by_round.get(rnd.pk, []):
-            seats = seats_by_table.get(table_id, [])
-            if is_bye:
-                byes.extend(s[0] for s in seats)
-                continue
-            tables.append(tuple(s[0] for s in seats))
-            if status == Table.Status.CONFIRMED and all(s[2] is not None for s in seats):
-                results.append(
-                    TableResult(tuple(SeatResult(s[0], int(s[2] or 0), float(s[3] or 0.0)) for s in seats))
-                )
-        out.append((rnd, PRound(tuple(tables), tuple(byes)), RoundResult(tuple(results), tuple(byes))))
-    return out
-
-
-def points_scheme(event: Event) -> PointsScheme:
-    """The event's points by place at its own tables, and at tables one seat shorter or longer
-    the points that pay a seat the same on average (``pairing.standings.balanced_scheme``)."""
-    points = event.points_by_place if len(event.points_by_place or ()) == event.table_size else None
-    return balanced_scheme(event.table_size, points)
-
-
-def bye_scoring(event: Event) -> ByeScoring:
-    rule = {"win": "win", "draw": "draw", "average": "average", "zero": "fixed"}[event.bye_rule]
-    return ByeScoring(rule=rule, table_size=event.table_size)  # type: ignore[arg-type]
-
-
-def standings_compute(
-    event: Event, data: list[tuple[Round, PRound, RoundResult | None]] | None = None
-) -> tuple[StandingsRow, ...]:
-    data = _rounds_data(event) if data is None else data
-    entrants = list(Entrant.objects.filter(event=event).values_list("pk", flat=True))
-    rows = compute_standings(
-        [r for _, _, r in data if r is not None],
-        tiebreaks=tuple(event.tiebreaks or DEFAULT_TIEBREAKS),  # type: ignore[arg-type]
-        points=points_scheme(event),
-        bye=bye_scoring(event),
-        lowest_wins=game_info(event.game).lowest_wins,
-        players=entrants,
-    )
-    if event.format in KNOCKOUT_FORMATS:
-        rows = _by_stage_reached(rows, data)
-    return rows
-
-
-KNOCKOUT_FORMATS = (Event.Format.KNOCKOUT, Event.Format.GROUPS_KNOCKOUT)
-
-
-def _by_stage_reached(
-    rows: Sequence[StandingsRow], data: Sequence[tuple[Round, PRound, RoundResult | None]]
-) -> tuple[StandingsRow, ...]:
-    """A knockout's standings: whoever went furthest first, then by their place at the last
-    table they played there (the final's winner is first, its runner-up second ...), then as
-    the points and tiebreaks have them. Group rounds all count as one stage before the bracket,
-    where points decide. Ruling: a bye in a knockout round counts as reaching it, placed after
-    those who played there."""
-    reached: dict[int, tuple[int, int]] = {}  # player: (round number, -place); higher is better
-    for rnd, _, result in data:
-        if rnd.stage == "group" or result is None:
-            continue
-        for table in result.tables:
-            for seat in table.seats:
-                reached[seat.player] = (rnd.number, -seat.place)
-        for player in result.byes:
-            reached[player] = (rnd.number, -(10**6))
-    key = {r.player: (reached.get(r.player, (0, 0)), -r.rank) for r in rows}
-    ordered = sorted(rows, key=lambda r: key[r.player], reverse=True)
-    out: list[StandingsRow] = []
-    for index, row in enumerate(ordered):
-        same = index and key[row.player] == key[ordered[index - 1].player]
-        out.append(dataclasses.replace(row, rank=out[-1].rank if same else index + 1))
-    return tuple(out)
-
-
 # --- pairing ----------------------------------------------------------------------------------
-
-
-def _present(event: Event, number: int) -> list[Entrant]:
-    entrants = [
-        e
-        for e in Entrant.objects.filter(event=event).select_related("player")
-        if e.dropped_after is None and e.joined_round <= number
-    ]
-    if any(e.checked_in for e in entrants):
-        entrants = [e for e in entrants if e.checked_in]
-    return entrants
-
-
-def _seeded(entrants: Iterable[Entrant]) -> list[int]:
-    """Entrants by rating (highest first), then by registration."""
-    return [e.pk for e in sorted(entrants, key=lambda e: (-(e.rating or float("-inf")), e.registered, e.pk))]
-
-
-def _standing_order(rows: Sequence[StandingsRow], present: Sequence[Entrant]) -> list[PlayerStanding]:
-    ids = {e.pk for e in present}
-    ranked = [PlayerStanding(r.player, r.points) for r in rows if r.player in ids]
-    seen = {r.player for r in ranked}
-    late = [PlayerStanding(p, 0.0) for p in _seeded([e for e in present if e.pk not in seen])]
-    return ranked + late
-
-
-class PlannedRound(NamedTuple):
-    """What :func:`plan_round` works out for a round.
-
-    ``tables`` are in order (in a bracket a table of one is a bye kept in its place), ``byes``
-    follow them; ``notes`` tell the organiser why; ``stage`` names the round ("heats", "final",
-    "group", "semi-finals" ...); ``rounds`` is, for a round robin's first round, the number of
-    rounds its schedule needs (the event takes it).
-    """
-
-    plan: RoundPlan | None
-    tables: list[tuple[int, ...]]
-    byes: list[int]
-    notes: list[str]
-    stage: str = ""
-    rounds: int | None = None
-
-
-def _sentence(exc: Exception) -> str:
-    """The pairing code's refusal as a sentence for the organiser."""
-    text = str(exc).strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
-
-
-def _names(event: Event) -> dict[int, str]:
-    return dict(Entrant.objects.filter(event=event).values_list("pk", "player__name"))
-
-
-def _dropped(event: Event) -> set[int]:
-    return set(Entrant.objects.filter(event=event, dropped_after__isnull=False).values_list("pk", flat=True))
-
-
-def _sizes_note(count: int, tables: Sequence[Sequence[int]], byes: int) -> str:
-    return f"{count} players: {describe_sizes([len(t) for t in tables], byes)}."
-
-
-def plan_round(event: Event, number: int, progress: Progress = _quiet) -> PlannedRound:
-    """Work out round ``number`` (see :class:`PlannedRound`). Pure reads; writes nothing.
-
-    Every refusal of the pairing code (a count that cannot be seated, a decided knockout ...)
-    comes back as a ``ValidationError`` in words.
-    """
-    present = _present(event, number)
-    if len(present) < 2:
-        raise ValidationError("At least two players must be present to pair a round.")
-    data = _rounds_data(event)
-    progress(1, 4, "Reading the standings")
-    progress(2, 4, f"Pairing {len(present)} players")
-    try:
-        sizes = event.table_sizes
-        if event.format == Event.Format.SWISS:
-            return _swiss(event, number, present, data, sizes)
-        if event.format == Event.Format.ROUND_ROBIN:
-            return _round_robin(event, number, present, data, sizes)
-        if event.format == Event.Format.KNOCKOUT:
-            if event.table_size == 2:
-                return _knockout_bracket(event, present, data)
-            return _heats(event, present, data, sizes)
-        if event.format == Event.Format.GROUPS_KNOCKOUT:
-            return _groups_knockout(event, number, present, data)
-    except ValueError as exc:  # the pairing code's refusals (TableSizeError among them)
-        raise ValidationError(_sentence(exc)) from exc
-    raise ValidationError(f"Unknown format {event.format!r}.")
-
-
-def _swiss(
-    event: Event, number: int, present: list[Entrant], data: RoundsData, sizes: tuple[int, ...]
-) -> PlannedRound:
-    """Swiss: the fewest repeated opponents, at the sizes the event allows (byes when none fit)."""
-    history = EventHistory([played for _, played, _ in data])
-    standing = _standing_order(standings_compute(event, data), present)
-    seed = event.seed * 1000 + number
-    if sizes == (2,):
-        plan = swiss.pair_swiss(standing, history, seed=seed)
-    else:
-        plan = seating.seat_swiss_tables(
-            standing, history, preferred=event.table_size, allowed=sizes, max_byes=None, seed=seed
-        )
-    tables, byes = list(plan.round.tables), list(plan.round.byes)
-    notes = [*plan.notes, _sizes_note(len(present), tables, len(byes))]
-    return PlannedRound(plan, tables, byes, notes)
-
-
-def _round_robin(
-    event: Event, number: int, present: list[Entrant], data: RoundsData, sizes: tuple[int, ...]
-) -> PlannedRound:
-    """A round robin has as many rounds as it needs for everyone to meet everyone: worked out for
-    the players of round 1 when it is paired (the event takes that number of rounds, and the
-    notes say so), then rebuilt from the same players and seed for every later round."""
-    if number == 1 or not data:
-        players = _seeded(present)
-    else:
-        players = _seeded(Entrant.objects.filter(event=event, pk__in=data[0][1].players))
-    schedule = round_robin.round_robin_schedule(
-        players,
-        preferred=event.table_size,
-        allowed=sizes,
-        max_byes=None,
-        rounds=None if number == 1 else event.rounds,
-        max_rounds=MAX_ROUNDS,
-        seed=event.seed,
-    )
-    count = len(schedule.rounds)
-    notes: list[str] = []
-    if count > MAX_ROUNDS:
-        raise ValidationError(
-            f"A round robin of {len(players)} players at tables of {event.table_size} needs {count} rounds, "
-            f"more than the {MAX_ROUNDS} an event can have: play groups then knockout, a Swiss, or at "
-            "bigger tables."
-        )
-    if number > count:
-        raise ValidationError(f"The round robin has only {count} rounds.")
-    if number == 1:
-        sizes_used = sorted({len(t) for r in schedule.rounds for t in r.tables}, reverse=True)
-        notes.append(
-            f"Round robin of {len(players)} players at tables of {' and '.join(map(str, sizes_used))}: "
-            f"{count} rounds, so that everyone meets everyone."
-        )
-        if count != event.rounds:
-            notes.append(
-                f"The event was set to {event.rounds} rounds; a round robin has as many as it needs, so it "
-                f"now has {count}."
-            )
-        if schedule.unmet_pairs:
-            notes.append(
-                f"In {count} rounds, the most an event can have, {schedule.unmet_pairs} pairs of players "
-                "do not meet."
-            )
-        if schedule.repeats:
-            notes.append(
-                f"Seated at tables of more than two, {schedule.repeats} meetings repeat a pair over the "
-                f"rounds (at least {schedule.lower_bound} cannot be avoided)."
-            )
-    here = {e.pk for e in present}
-    tables: list[tuple[int, ...]] = []
-    byes = [p for p in schedule.rounds[number - 1].byes if p in here]
-    for table in schedule.rounds[number - 1].tables:
-        seated = tuple(p for p in table if p in here)
-        if len(seated) >= 2:
-            tables.append(seated)
-        else:
-            byes.extend(seated)
-    gone = len(players) - len([p for p in players if p in here])
-    if gone:
-        notes.append(f"{gone} of the round robin's players are not here: their opponents sit out.")
-    return PlannedRound(None, tables, byes, notes, "", count if number == 1 else None)
-
-
-def _knockout_bracket(event: Event, present: list[Entrant], data: RoundsData) -> PlannedRound:
-    """A knockout at tables of 2: seeded by rating in round 1, then the bracket goes on."""
-    notes: list[str] = []
-    if not data:
-        matches: Sequence[knockout.Match | None] = knockout.first_round(_seeded(present))
-        notes.append(
-            "Seeded by rating: the top seeds have the byes; seeds 1 and 2 can meet only in the final."
-        )
-    else:
-        matches = _bracket_next(event, 1, notes)
-    return _bracket_round(matches, notes)
-
-
-def _heats(event: Event, present: list[Entrant], data: RoundsData, sizes: tuple[int, ...]) -> PlannedRound:
-    """Heats: the top ``advance`` of each table go through, until one final table decides it (see
-    :mod:`pairing.knockout` for the rulings)."""
-    notes: list[str] = []
-    if not data:
-        players = _seeded(present)
-    else:
-        last = data[-1][1]
-        if len(last.tables) == 1 and not last.byes:
-            raise ValidationError("The knockout is decided: its final has been played.")
-        players = _knockout_survivors(event, data, notes)
-    # The final seats everyone left once they fit at a table of the game, up to 6 (a game listed
-    # for more, Spy vs Spy, takes a final as large as the event's own tables).
-    seats = game_info(event.game).seats
-    largest = max(DEFAULT_SEATS.stop - 1, *sizes)
-    heat = knockout.heat_plan(
-        players,
-        event.table_size,
-        sizes,
-        max_byes=None,
-        seats=range(seats.start, min(seats.stop, largest + 1)),
-    )
-    tables, byes = list(heat.round.tables), list(heat.round.byes)
-    if heat.final:
-        notes.append(f"The final: the last {len(players)} players at one table; its winner wins the event.")
-        return PlannedRound(None, tables, byes, notes, "final")
-    shape = describe_sizes([len(t) for t in tables], len(byes))
-    notes.append(
-        f"Heats: {len(players)} players, {shape}; the top {event.advance} of each table go through "
-        "(at a table of s, at most s - 1)."
-    )
-    if byes:
-        notes.append(
-            f"The top {len(byes)} seed{'s have a bye' if len(byes) != 1 else ' has a bye'} and go through."
-        )
-    return PlannedRound(None, tables, byes, notes, "heats")
-
-
-def _bracket(matches: Sequence[knockout.Match | None]) -> list[tuple[int, ...]]:
-    """Knockout tables in bracket order; a bye is a table of one, kept in its bracket slot (an
-    empty pair of slots has no table)."""
-    return [(m.first,) if m.second is None else (m.first, m.second) for m in matches if m is not None]
-
-
-def _stage(pairs: int) -> str:
-    return {1: "final", 2: "semi-finals", 4: "quarter-finals"}.get(pairs, f"round of {2 * pairs}")
-
-
-def _bracket_round(matches: Sequence[knockout.Match | None], notes: list[str]) -> PlannedRound:
-    return PlannedRound(None, _bracket(matches), [], notes, _stage(len(matches)))
-
-
-def _table_winner(rnd: Round, table: Table, seats: Sequence[Seat]) -> int | None:
-    """Who goes through from a bracket table: the one player of a bye, else the sole first."""
-    if table.is_bye:
-        return seats[0].entrant_id if seats else None
-    if table.status != Table.Status.CONFIRMED or any(s.place is None for s in seats):
-        raise ValidationError(f"Round {rnd.number} still has tables without a confirmed result.")
-    best = min(s.place for s in seats if s.place is not None)
-    first = [s.entrant_id for s in seats if s.place == best]
-    if len(first) != 1:
-        raise ValidationError(
-            f"Table {table.number} of round {rnd.number} ended in a tie: the organiser must correct its "
-            "result so that one player goes through."
-        )
-    return first[0]
-
-
-def _bracket_slots(event: Event, first: int) -> list[int | None]:
-    """The bracket replayed from its first round (round ``first``): who holds each slot now.
-
-    The first round's tables are the slots in bracket order; each later round's slot is the
-    winner of the table that seated either player of its pair. A player who has dropped out
-    leaves their slot empty (``None``), so their next opponent has a walkover.
-    """
-    tables = Table.objects.order_by("number").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.order_by("position"))
-    )
-    rounds = (
-        event.round_set.exclude(status=Round.Status.DRAFT)
-        .filter(number__gte=first)
-        .order_by("number")
-        .prefetch_related(Prefetch("tables", queryset=tables))
-    )
-    slots: list[int | None] | None = None
-    for rnd in rounds:
-        winner_of: dict[int, int | None] = {}
-        order: list[int | None] = []
-        for table in rnd.tables.all():
-            seats = list(table.seats.all())
-            winner = _table_winner(rnd, table, seats)
-            order.append(winner)
-            winner_of.update((s.entrant_id, winner) for s in seats)
-        if slots is None:
-            slots = order
-        else:
-            pairs = [slots[i : i + 2] for i in range(0, len(slots), 2)]
-            slots = [
-                next((winner_of[p] for p in pair if p is not None and p in winner_of), None) for pair in pairs
-            ]
-    dropped = _dropped(event)
-    return [None if p in dropped else p for p in slots or []]
-
-
-def _bracket_next(event: Event, first: int, notes: list[str]) -> Sequence[knockout.Match | None]:
-    """The bracket's next round; rounds in which nobody would play (walkovers only) are skipped."""
-    slots = _bracket_slots(event, first)
-    if sum(p is not None for p in slots) < 2:
-        raise ValidationError("The knockout is decided: there is a winner.")
-    matches = knockout.bracket_next(slots)
-    while all(m is None or m.second is None for m in matches):
-        matches = knockout.bracket_next([m.first if m is not None else None for m in matches])
-    names = _names(event)
-    for m in matches:
-        if m is not None and m.second is None:
-            notes.append(f"{names.get(m.first, m.first)} has a walkover: their opponent dropped out.")
-    return matches
-
-
-def _knockout_survivors(event: Event, data: RoundsData, notes: list[str]) -> list[int]:
-    """Who goes through from the last round of heats, in seed order for the next round."""
-    rnd, played, result = data[-1]
-    places = {s.player: s.place for t in (result.tables if result else ()) for s in t.seats}
-    if any(p not in places for t in played.tables for p in t):
-        raise ValidationError(f"Round {rnd.number} still has tables without a confirmed result.")
-    seeds = knockout.heat_seeds(played)
-    dropped = _dropped(event)
-    smallest = max(2, game_info(event.game).seats.start)
-    names = _names(event)
-    would = knockout.heat_qualifiers(played, places, event.advance, seeds)
-    plain = knockout.heat_qualifiers(played, places, event.advance, seeds, absent=dropped)
-    through = knockout.heat_qualifiers(
-        played, places, event.advance, seeds, at_least=smallest, absent=dropped
-    )
-    for p in would:
-        if p in dropped:
-            notes.append(f"{names[p]} dropped out: the next at their table goes through instead.")
-    extra = [names[p] for p in through if p not in plain]
-    if extra:
-        title = game_info(event.game).title
-        notes.append(
-            f"Only {len(plain)} went through, fewer than the {smallest} a table of {title} needs: "
-            f"{', '.join(extra)} join{'s' if len(extra) == 1 else ''} them, the best placed of the others "
-            "(by place at their table, then by seed)."
-        )
-    return through
-
-
-def _group_players(event: Event, number: int, present: list[Entrant], data: RoundsData) -> list[int]:
-    """The players of the group stage by seed: those present for round 1, kept from then on."""
-    if number == 1 or not data:
-        return _seeded(present)
-    return _seeded(Entrant.objects.filter(event=event, pk__in=data[0][1].players))
-
-
-def _group_schedules(
-    event: Event, players: list[int]
-) -> tuple[list[tuple[int, ...]], list[tuple[PRound, ...]]]:
-    count = event.groups or max(1, round(len(players) / 4))
-    if count > len(players) // 2:
-        raise ValidationError(
-            f"{len(players)} players make at most {max(1, len(players) // 2)} groups of two or more: "
-            "ask for fewer groups."
-        )
-    groups = list(knockout.snake_groups(players, count))
-    return groups, [round_robin.round_robin_pairs(list(g)) for g in groups]
-
-
-def _groups_knockout(event: Event, number: int, present: list[Entrant], data: RoundsData) -> PlannedRound:
-    """Groups (a round robin in each), then a bracket of the top ``advance`` of each group, seeded
-    so that group-mates meet as late as it allows. A player who dropped out does not go through:
-    the next of their group does."""
-    players = _group_players(event, number, present, data)
-    groups, schedules = _group_schedules(event, players)
-    group_rounds = max(len(s) for s in schedules)
-    notes: list[str] = []
-    if number <= group_rounds:
-        here = {e.pk for e in present}
-        tables: list[tuple[int, ...]] = []
-        byes: list[int] = []
-        for schedule in schedules:
-            if number <= len(schedule):
-                for table in schedule[number - 1].tables:
-                    seated = tuple(p for p in table if p in here)
-                    if len(seated) == 2:
-                        tables.append(seated)
-                    else:
-                        byes.extend(seated)
-                byes.extend(p for p in schedule[number - 1].byes if p in here)
-        sizes = sorted({len(g) for g in groups}, reverse=True)
-        count = f"{len(groups)} group{'s' if len(groups) != 1 else ''}"
-        notes.append(
-            f"Group stage, round {number} of {group_rounds}: {count} of {' or '.join(str(s) for s in sizes)}."
-        )
-        return PlannedRound(None, tables, byes, notes, "group")
-    if number == group_rounds + 1:
-        rows = standings_compute(event, data[:group_rounds])
-        rank = {r.player: r.rank for r in rows}
-        dropped = _dropped(event)
-        rankings = [
-            sorted((p for p in g if p not in dropped), key=lambda p: (rank.get(p, 10**6), p)) for g in groups
-        ]
-        matches: Sequence[knockout.Match | None] = knockout.groups_to_bracket(rankings, event.advance)
-        notes.append(
-            f"Knockout: the top {event.advance} of each group, group winners seeded first, then runners-up; "
-            "players of one group meet as late as the bracket allows."
-        )
-        return _bracket_round(matches, notes)
-    return _bracket_round(_bracket_next(event, group_rounds + 1, notes), notes)
-
-
-def _event_decided(event: Event, rnd: Round) -> bool:
-    """Whether the event is over now that ``rnd`` is complete: a Swiss or round robin's last
-    round, the final table of heats, or a bracket with one player left in it."""
-    if event.status == Event.Status.FINISHED:
-        return False
-    if event.format in (Event.Format.SWISS, Event.Format.ROUND_ROBIN):
-        return rnd.number >= event.rounds
-    if event.round_set.filter(number__gt=rnd.number).exists():
-        return False
-    if event.format == Event.Format.KNOCKOUT and event.table_size > 2:
-        kinds = list(rnd.tables.values_list("is_bye", flat=True))
-        return kinds == [False]
-    first = 1
-    if event.format == Event.Format.GROUPS_KNOCKOUT:
-        data = _rounds_data(event)
-        _, schedules = _group_schedules(event, _group_players(event, 2, [], data))
-        first = max(len(s) for s in schedules) + 1
-        if rnd.number < first:
-            return False
-    try:
-        slots = _bracket_slots(event, first)
-    except ValidationError:
-        return False  # a tie to correct, or a result to come: not over yet
-    return sum(p is not None for p in slots) <= 1
 
 
 def _finish_if_decided(event: Event) -> None:
@@ -1009,14 +479,14 @@ def _finish_if_decided(event: Event) -> None:
         last is not None
         and last.status == Round.Status.COMPLETE
         and not event.round_set.filter(status=Round.Status.DRAFT).exists()
-        and _event_decided(event, last)
+        and event_decided(event, last)
     ):
         event.status = Event.Status.FINISHED
         event.save(update_fields=["status"])
 
 
 @atomic_retrying
-def round_pair(*, event: Event, progress: Progress = _quiet) -> Round:
+def round_pair(*, event: Event, progress: Progress = quiet) -> Round:
     """Create the next round as a draft. Idempotent: a draft that already exists is returned."""
     event = _locked(event)
     draft = event.round_set.filter(status=Round.Status.DRAFT).first()
@@ -1049,7 +519,7 @@ def pair_blocker(*, event: Event) -> str | None:
         event.format == Event.Format.SWISS or (event.format == Event.Format.ROUND_ROBIN and number > 1)
     ):
         return f"All {event.rounds} rounds have been played."
-    present = len(_present(event, number))
+    present = len(present_entrants(event, number))
     if present < 2:
         return (
             "Register at least two players first."
@@ -1099,14 +569,14 @@ def pair_who(*, event: Event) -> str:
     return f"{here} of {len(entrants)} checked in: only they will be paired."
 
 
-def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Round:
+def _draft_create(event: Event, number: int, progress: Progress = quiet) -> Round:
     planned = plan_round(event, number, progress)
     progress(3, 4, "Saving the tables")
     notes = list(planned.notes)
     plan = planned.plan
     if plan is not None:
-        names = _names(event)
-        data = _rounds_data(event)
+        names = entrant_names(event)
+        data = rounds_data(event)
         whys = explain.explain_repeats(plan.round, EventHistory([p for _, p, _ in data]), (), names)
         notes += repeats_notes(plan, whys, names)
     rnd = Round.objects.create(
@@ -1122,41 +592,7 @@ def _draft_create(event: Event, number: int, progress: Progress = _quiet) -> Rou
     return rnd
 
 
-def _rounds_words(rounds: Sequence[int]) -> str:
-    """Rounds in words: "round 1", "rounds 1 and 3", "rounds 1, 2 and 4"."""
-    return f"round{'s' if len(rounds) > 1 else ''} {and_list([str(r) for r in rounds])}"
-
-
-PAIR_DASH = "\u2013"  # an en dash: "Ann\u2013Ben"
 # How many repeated pairs the summary line names before it says "and N more".
-REPEATS_NAMED = 8
-
-
-def repeats_notes(
-    plan: RoundPlan, whys: Sequence[explain.RepeatExplanation], names: dict[int, str]
-) -> list[str]:
-    """The draft's notes on repeated pairs: one summary line ("3 pairs meet again: Ann-Ben
-    (round 1), ...; the fewest possible."), then, for a pair that a swap could separate, the
-    explanation of what that swap would cost (the event page folds those away, see
-    ``selectors.draft_notes``). A pair that had to meet again needs no more than the summary."""
-    count = plan.repeats
-    if count == 0:
-        return ["No pair meets again."]
-    pairs = [
-        f"{names.get(w.players[0], '?')}{PAIR_DASH}{names.get(w.players[1], '?')} ({_rounds_words(w.rounds)})"
-        for w in whys
-    ]
-    named = ", ".join(pairs[:REPEATS_NAMED])
-    if len(pairs) > REPEATS_NAMED:
-        named += f" and {len(pairs) - REPEATS_NAMED} more"
-    fewest = (
-        "the fewest possible"
-        if plan.repeats_minimal
-        else f"the fewest possible is at least {plan.repeat_lower_bound}"
-    )
-    verb = "pair meets" if count == 1 else "pairs meet"
-    summary = f"{count} {verb} again: {named}; {fewest}." if pairs else f"{count} {verb} again; {fewest}."
-    return [summary, *(w.text for w in whys if not w.forced)]
 
 
 SWAP_NOTE = re.compile(r"^Swapped (?P<names>.+) by hand\.$")
@@ -1199,7 +635,7 @@ def _draft_follow(event: Event, why: str) -> None:
     draft = event.round_set.filter(status=Round.Status.DRAFT).first()
     if draft is None:
         return
-    names = _names(event)
+    names = entrant_names(event)
     swaps = _hand_swaps(draft, names)
     number = draft.number
     draft.delete()
@@ -1216,7 +652,7 @@ def _draft_follow(event: Event, why: str) -> None:
             gone = " and ".join(missing)
             notes.append(f"Not swapped again: {names[a]} and {names[b]} ({gone} no longer in the round).")
             continue
-        earlier = [d for d in _rounds_data(event) if d[0].number < number]
+        earlier = [d for d in rounds_data(event) if d[0].number < number]
         checked = explain.check_swap(plain, a, b, EventHistory([p for _, p, _ in earlier]), (), names)
         Table.objects.filter(round=rnd).delete()
         _save_tables(rnd, checked.round.tables, checked.round.byes)
@@ -1242,18 +678,6 @@ def _save_tables(rnd: Round, tables: Sequence[Sequence[int]], byes: Sequence[int
     Seat.objects.bulk_create(seats)
 
 
-def round_as_plain(rnd: Round) -> PRound:
-    tables: list[tuple[int, ...]] = []
-    byes: list[int] = []
-    for table in rnd.tables.prefetch_related("seats").order_by("number"):
-        ids = tuple(s.entrant_id for s in sorted(table.seats.all(), key=lambda s: s.position))
-        if table.is_bye:
-            byes.extend(ids)
-        else:
-            tables.append(ids)
-    return PRound(tuple(tables), tuple(byes))
-
-
 @atomic_retrying
 def round_swap(*, user: Any, rnd: Round, a: Entrant, b: Entrant) -> list[str]:
     """Swap two players in a draft round; returns the warnings (a repeat it creates, and so on)."""
@@ -1266,7 +690,7 @@ def round_swap(*, user: Any, rnd: Round, a: Entrant, b: Entrant) -> list[str]:
         raise ValidationError("Both players must be in this round.")
     if a.pk == b.pk:
         raise ValidationError("Choose two different players to swap.")
-    data = [d for d in _rounds_data(rnd.event) if d[0].number < rnd.number]
+    data = [d for d in rounds_data(rnd.event) if d[0].number < rnd.number]
     names = dict(Entrant.objects.filter(event=rnd.event).values_list("pk", "player__name"))
     checked = explain.check_swap(plain, a.pk, b.pk, EventHistory([p for _, p, _ in data]), (), names)
     Table.objects.filter(round=rnd).delete()
@@ -1298,7 +722,7 @@ def round_publish(*, user: Any, rnd: Round) -> Round:
         # Drops and entries re-pair the draft at once; a check-in made since it was paired does
         # not (the draft would change under the organiser's eyes at the desk): say so instead.
         seated = {s.entrant_id for t in rnd.tables.prefetch_related("seats") for s in t.seats.all()}
-        here = {e.pk: e.player.name for e in _present(rnd.event, rnd.number)}
+        here = {e.pk: e.player.name for e in present_entrants(rnd.event, rnd.number)}
         changed = sorted(name for pk, name in here.items() if pk not in seated)
         changed += sorted(
             Entrant.objects.filter(pk__in=seated - set(here)).values_list("player__name", flat=True)
@@ -1318,7 +742,7 @@ def round_publish(*, user: Any, rnd: Round) -> Round:
         if event.status == Event.Status.REGISTRATION:  # it runs once its first round is out
             event.status = Event.Status.RUNNING
             event.save(update_fields=["status"])
-        if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
+        if rnd.status == Round.Status.COMPLETE and event_decided(event, rnd):
             event.status = Event.Status.FINISHED
             event.save(update_fields=["status"])
         standings_recompute_queue(event=rnd.event)
@@ -1398,7 +822,6 @@ def table_results_follow(*, event: Event, tables: Collection[int], wait: bool = 
     (the order of ``core.locks``): a round's last confirmation sees every other table's, since
     those were committed before it, or waited for here. ``wait`` False: ``Busy`` at once, and
     nothing done, when another transaction holds the standings lock."""
-    from .standings import standings_lock
 
     standings_lock(event, wait=wait)
     rounds = sorted(set(Table.objects.filter(pk__in=list(tables)).values_list("round_id", flat=True)))
@@ -1413,7 +836,7 @@ def table_results_follow(*, event: Event, tables: Collection[int], wait: bool = 
             rnd.save(update_fields=["status"])
         # Every format ends by itself with the result that decides it (a final's tie, once
         # corrected, decides it too).
-        if rnd.status == Round.Status.COMPLETE and _event_decided(event, rnd):
+        if rnd.status == Round.Status.COMPLETE and event_decided(event, rnd):
             event = lock_event(event.pk)
             if event.status != Event.Status.FINISHED:
                 event.status = Event.Status.FINISHED
@@ -1439,15 +862,13 @@ def table_locked(table_id: int) -> Table:
 def standings_apply(*, event: Event, entrants: Sequence[int]) -> int:
     """Update the stored standings after the results of ``entrants`` changed, in the caller's
     transaction: only the rows that change are worked out and written (see ``standings.py``)."""
-    from .standings import standings_apply as apply
 
-    return apply(event=event, entrants=entrants)
+    return _standings_apply(event=event, entrants=entrants)
 
 
-def standings_recompute(*, event: Event, progress: Progress = _quiet) -> int:
+def standings_recompute(*, event: Event, progress: Progress = quiet) -> int:
     """Compute the whole event's standings and store them (only the rows that differ are
     written), under the event's lock: two recomputes at once take turns. Returns the row count."""
-    from .standings import standings_store
 
     return standings_store(event=event, progress=progress)
 

@@ -58,6 +58,14 @@ from pairing.standings import (
 from ..core.jobs import job_lock
 from ..core.locks import Busy, atomic_retrying
 from .models import Entrant, Event, Round, Seat, Standing, Table
+from .scoring import (
+    DEFAULT_TIEBREAKS,
+    KNOCKOUT_FORMATS,
+    bye_scoring,
+    points_scheme,
+    rounds_data,
+    standings_compute,
+)
 
 
 @dataclass(slots=True)
@@ -145,12 +153,11 @@ def _after_round(rounds: Iterable[tuple[int, int, str]]) -> int:
 @atomic_retrying
 def standings_store(*, event: Event, progress: Callable[[int, int, str], None] | None = None) -> int:
     """Compute the whole event's standings and write the rows that differ. Returns the row count."""
-    from .services import KNOCKOUT_FORMATS, _rounds_data, standings_compute
 
     report = progress or (lambda done, total, message: None)
     standings_lock(event)
     report(0, 3, "Reading results")
-    data = _rounds_data(event)
+    data = rounds_data(event)
     report(1, 3, "Ranking")
     rows = standings_compute(event, data)
     if event.format not in KNOCKOUT_FORMATS:
@@ -178,7 +185,6 @@ def standings_apply(*, event: Event, entrants: Collection[int]) -> int:
     before a figure was kept), and for the knockout formats, ranked by the stage reached before
     the points.
     """
-    from .services import DEFAULT_TIEBREAKS, KNOCKOUT_FORMATS, bye_scoring, points_scheme
 
     if event.format in KNOCKOUT_FORMATS:
         # Ranked by the stage each player reached first: the whole computation (a knockout
@@ -358,7 +364,6 @@ class _Whole(Func):
 def _sort_keys(event: Event) -> list[tuple[str, Any, bool]]:
     """The standings' sort keys, best first: (name, the value in billionths rounded, whether
     higher is better), one per tiebreak (game points the lowest first where the lowest wins)."""
-    from .services import DEFAULT_TIEBREAKS
 
     lowest_wins = game_info(event.game).lowest_wins
     keys = []
@@ -376,7 +381,6 @@ def standings_ranked(event: Event) -> QuerySet[Any]:
     stored rank (by the stage reached first, worked out whole). Unordered: order by ``place``.
     (Filter these rows on a column and the window sees only what is left: for one row's place
     and what comes before it, ``standings_ahead``.)"""
-    from .services import KNOCKOUT_FORMATS
 
     rows = Standing.objects.filter(event=event)
     if event.format in KNOCKOUT_FORMATS:
@@ -402,7 +406,6 @@ def standings_ahead(event: Event, entrant: int, columns: Sequence[str] = ()) -> 
     """The entrant's row (its ``columns``), place, and how many rows come before theirs in the
     standings' order (place, then name, then entry), and how many rows there are: counted in
     SQL, two queries whatever the number of players. None while the entrant has no row."""
-    from .services import KNOCKOUT_FORMATS
 
     rows = Standing.objects.filter(event=event)
     if event.format in KNOCKOUT_FORMATS:

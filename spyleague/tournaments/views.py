@@ -26,6 +26,7 @@ from ..scores.checks import Problem, sheet_extras
 from ..scores.forms import REASON_MAX, sheet_values
 from ..scores.models import Result
 from . import event_parts, services
+from .event_settings import scoring_lines
 from .forms import EventForm, LeagueForm
 from .models import Entrant, Event, League, Round, Table
 from .qr import qr_svg
@@ -237,12 +238,6 @@ def event_standings(request: HttpRequest, pk: int) -> HttpResponse:
     )
     html = _standings_html(event, parts["standings"], parts["own"], asked)
     return render(request, "tournaments/event.html#standings", {"standings_html": mark_safe(html)})
-
-
-def _scoring(event: Event) -> dict[str, Any]:
-    from .event_settings import scoring_lines
-
-    return scoring_lines(event)
 
 
 def scoring_help(request: HttpRequest) -> HttpResponse:
@@ -908,6 +903,6 @@ def _settings_page(request: HttpRequest, event: Event, form: Any, *, status: int
         "tiebreaks_fixed": "tiebreaks" in fixed,
         "rows": form.tiebreak_rows(),
         "game": game_info(event.game),
-        "scoring": _scoring(event),
+        "scoring": scoring_lines(event),
     }
     return render(request, "tournaments/settings.html", context, status=status)
