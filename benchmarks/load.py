@@ -160,6 +160,7 @@ def site_env(
         env["SPYLEAGUE_PAGE_CACHE"] = "0"
     if trim is not None:
         env["SPYLEAGUE_MALLOC_TRIM_SECONDS"] = f"{trim:g}"
+    env["SPYLEAGUE_MEMO_REPORT_SECONDS"] = "60"  # how full each process's memos are (core.memory)
     return env
 
 
@@ -553,6 +554,7 @@ class Driver:
         self.rng = random.Random(seed)
         self.figures = Figures()
         self.stop_at = 0.0
+        self.measured_from = 0.0  # when the warm-up ends (the notes' times count from there)
         self.matches: dict[int, int] = {}  # player index -> their current match
         self.round = plan["round"]
         self.main = plan["main"]  # the event the desk enters results in, and the browsing's
@@ -611,7 +613,7 @@ class Driver:
 
     def note(self, what: str) -> None:
         """Something that happened during the run, listed with when (beside the slowest requests)."""
-        self.figures.notes.append((time.monotonic() - self.figures.started, what))
+        self.figures.notes.append((time.monotonic() - self.measured_from, what))
 
     # - browsing -
 
@@ -790,6 +792,7 @@ class Driver:
         async with aiohttp.ClientSession(connector=connector, cookie_jar=aiohttp.DummyCookieJar()) as session:
             self.session = session
             self.stop_at = time.monotonic() + warmup + seconds
+            self.measured_from = time.monotonic() + warmup
             users = self.plan["users"]
             desk = [u for u in users if u["role"] == "desk"]
             tasks = []
@@ -1247,6 +1250,8 @@ def main() -> None:
                 used = cpu_seconds(group("web")) - before
                 ceiling_figures.append((path, errors, rate, times, 1000 * used / max(1, len(times))))
         report(args, driver, took, plan, cpu_marks, rss, load_before, loads, ceiling_figures)
+        slow_requests(tmp / "web.log")
+        memo_reports([tmp / "web.log", tmp / "worker.log"])
         if args.py_spy:
             spy_summary(args.py_spy)
         if args.trace_memory:
@@ -1272,6 +1277,45 @@ def main() -> None:
             tmp.rmdir()
         else:
             print(f"Kept: database {name}, Redis {redis_url} and {broker_url}, logs in {tmp}")
+
+
+def memo_reports(logs: list[Path]) -> None:
+    """Each process's last report of its memos (``core.memory.memos``: entries / bound)."""
+    last: dict[str, str] = {}
+    for log in logs:
+        try:
+            text = log.read_text(errors="replace")
+        except OSError:
+            continue
+        for line in text.splitlines():
+            if "Memos of process " in line:
+                report = line.split("Memos of process ", 1)[1]
+                last[report.split(" ", 1)[0]] = report
+    if last:
+        print("The memos of each process, as it last reported them (entries / bound):")
+        for report in last.values():
+            print(f"  {report[:400]}")
+
+
+def slow_requests(log: Path, shown: int = 8) -> None:
+    """The web workers' own account of their slowest answers (``core.middleware.SlowRequests``)."""
+    try:
+        lines = [line for line in log.read_text(errors="replace").splitlines() if "Slow request: " in line]
+    except OSError:
+        return
+    if not lines:
+        print("The web workers logged no slow request.")
+        return
+
+    def seconds(line: str) -> float:
+        try:
+            return float(line.split(" in ", 1)[1].split(" s ", 1)[0])
+        except (IndexError, ValueError):
+            return 0.0
+
+    print(f"The web workers logged {len(lines)} slow requests; the slowest:")
+    for line in sorted(lines, key=seconds, reverse=True)[:shown]:
+        print("  " + line.split("Slow request: ", 1)[1][:400])
 
 
 def report(
@@ -1334,7 +1378,7 @@ def report(
     for ms, at, what in sorted(f.slowest, reverse=True):
         print(f"  {ms:9.1f}  {at:6.1f}  {what}")
     for at, what in f.notes:
-        print(f"  at {at:6.1f} s: {what}")
+        print(f"  at {at:6.1f} s of the measured part: {what}")
     for path, c_errors, c_rate, c_times, c_cpu in ceiling_figures:
         print(
             f"Ceiling: {path} alone, {args.users} clients without pause for {args.ceiling_seconds:g} s: "

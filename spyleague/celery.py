@@ -140,3 +140,4 @@ def _trim_memory(**_: Any) -> None:
     from spyleague.core import memory
 
     memory.start_trimming()
+    memory.start_memo_report()

@@ -32,4 +32,5 @@ class Worker(UvicornWorker):  # type: ignore[misc]  # uvicorn-worker has no type
 
     def init_process(self) -> None:
         memory.start_trimming()  # freed memory given back to the system (see core.memory)
+        memory.start_memo_report()  # with SPYLEAGUE_MEMO_REPORT_SECONDS: how full each memo is
         super().init_process()

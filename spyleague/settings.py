@@ -72,6 +72,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",  # the policy: SECURE_CSP below
     "spyleague.core.middleware.StaticFiles",  # WhiteNoise, streaming its files under ASGI
+    "spyleague.core.middleware.SlowRequests",  # a slow answer logged with where its time went
     "spyleague.core.middleware.DatabaseUnavailable",  # a 503 that needs no database: see its docstring
     "spyleague.core.middleware.BadInput",  # before anything reads the request: see its docstring
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -464,7 +465,12 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}, "celery.app.trace": {"level": "WARNING"}},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "celery.app.trace": {"level": "WARNING"},
+        # The memos' report, when asked for (SPYLEAGUE_MEMO_REPORT_SECONDS), whatever LOG_LEVEL says.
+        "spyleague.core.memory": {"level": "INFO"},
+    },
 }
 
 # Online play: how long a reaction window (a foil, a challenge) stays open.

@@ -271,7 +271,10 @@ def kept(names: str | tuple[str, ...], key: str, make: Callable[[], Any], second
 
 # --- rows rendered once: a memo whose key is everything the row shows -------------------------
 
-ROWS_KEPT = 10_000  # rows a process keeps rendered (the least recently shown go first)
+# Rows a process keeps rendered (the least recently shown go first): about 0.7 KB each, so some
+# 3 MB when full. A page shows 40 to 50 rows, and a big day's pages in use at once (the
+# standings' pages, the current round's tables, the entrants) hold about 2,000.
+ROWS_KEPT = 4_000
 _ROWS: OrderedDict[tuple[str, tuple[Any, ...]], SafeString] = OrderedDict()
 _ROWS_LOCK = threading.Lock()
 

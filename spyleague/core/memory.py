@@ -14,6 +14,10 @@ costs a few milliseconds a call and holds no Python lock while it runs (ctypes l
 
 ``SPYLEAGUE_MALLOC_TRIM_SECONDS`` sets the period (30 by default; 0: never). Where the C
 library is not glibc (macOS, musl), nothing is started.
+
+The memos a process keeps are each bounded (``memos``: how full each is); with
+``SPYLEAGUE_MEMO_REPORT_SECONDS`` set, each process logs them that often beside its RSS, so
+that a soak tells a memo filling up to its bound from memory that grows without one.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 TRIM_SECONDS = float(os.environ.get("SPYLEAGUE_MALLOC_TRIM_SECONDS") or 30)
+REPORT_SECONDS = float(os.environ.get("SPYLEAGUE_MEMO_REPORT_SECONDS") or 0)
 
 _started_in: int | None = None  # the process (pid) whose thread is running
 _lock = threading.Lock()
@@ -77,3 +82,64 @@ def start_trimming(seconds: float | None = None) -> bool:
 
     threading.Thread(target=loop, name="malloc-trim", daemon=True).start()
     return True
+
+
+def memos() -> dict[str, tuple[int, int]]:
+    """Each bounded memo of this process: (entries, its bound)."""
+    from games.mister_spy import engine as mister_spy
+    from pairing import seating
+    from spyleague.play import clocks, realtime, state
+    from spyleague.tournaments import event_parts
+
+    from . import cache
+
+    out = {
+        "rendered rows": (len(cache._ROWS), cache.ROWS_KEPT),
+        "games' states": (len(state._CACHE), state._MAX),
+        "races' starts": (len(realtime._RACE_STARTS), realtime.RACE_STARTS_KEPT),
+        "turns' deadlines": (len(clocks.TURN_DEADLINES._deadlines), clocks.TURN_DEADLINES.MAX),
+        "seatings proven": (len(seating._PROVEN), seating._PROVEN_KEEP),
+    }
+    for name, memo in (
+        ("figures", event_parts._figure),
+        ("players' addresses", event_parts._player_url),
+        ("Mister Spy's reveals", mister_spy._reveal_sets),
+    ):
+        info = getattr(memo, "cache_info", None)
+        if info is not None:
+            found = info()
+            out[name] = (found.currsize, found.maxsize or 0)
+    return out
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def start_memo_report(seconds: float | None = None) -> threading.Event | None:
+    """Log ``memos`` and the RSS every ``seconds`` (``REPORT_SECONDS``; 0: never) from a daemon
+    thread of this process (a forked child starts its own); the event returned stops it."""
+    seconds = REPORT_SECONDS if seconds is None else seconds
+    if seconds <= 0:
+        return None
+    pid = os.getpid()
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.wait(seconds):
+            try:
+                sizes = ", ".join(f"{name} {n}/{bound}" for name, (n, bound) in memos().items())
+                log.info("Memos of process %s (RSS %.1f MB): %s", pid, _rss_mb(), sizes)
+            except Exception:
+                log.exception("The memos could not be counted; no more reports.")
+                return
+
+    threading.Thread(target=loop, name="memo-report", daemon=True).start()
+    return stop

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import sys
+import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -10,6 +13,7 @@ from asgiref.sync import sync_to_async
 from django.core.exceptions import BadRequest
 from django.core.handlers.asgi import ASGIRequest
 from django.core.signals import got_request_exception
+from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template import loader
@@ -36,6 +40,68 @@ def one_thread_per_request(
     responses (the live updates) still stream asynchronously.
     """
     return get_response
+
+
+SLOW_SECONDS = float(os.environ.get("SPYLEAGUE_SLOW_REQUEST_SECONDS") or 5)
+slow_log = logging.getLogger("spyleague.slow")
+
+
+class _Queries:
+    """The database's share of a request (``connection.execute_wrapper``): how many queries,
+    their time, and the longest (a lock waited for shows here as a long query)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.seconds = 0.0
+        self.longest = (0.0, "")
+
+    def __call__(self, execute: Callable[..., Any], sql: str, params: Any, many: bool, context: Any) -> Any:
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            took = time.perf_counter() - started
+            self.count += 1
+            self.seconds += took
+            if took > self.longest[0]:
+                self.longest = (took, sql)
+
+
+class SlowRequests:
+    """A request that took ``SPYLEAGUE_SLOW_REQUEST_SECONDS`` (5) or more is logged with where
+    its time went: its wait for a turn to be served (``core.threads``), its queries (how many,
+    their time, the longest, in which a lock waited for shows) and the rest (the cache, the
+    broker, the CPU). So an answer that took half a minute under load says why (0: off)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if SLOW_SECONDS <= 0:
+            return self.get_response(request)
+        queries = _Queries()
+        started = time.perf_counter()
+        with connection.execute_wrapper(queries):
+            response = self.get_response(request)
+        took = time.perf_counter() - started
+        waited = float(getattr(request, "scope", {}).get("spyleague.waited", 0.0))
+        if took + waited >= SLOW_SECONDS:
+            longest, sql = queries.longest
+            slow_log.warning(
+                "Slow request: %s %s -> %s in %.1f s after %.1f s waiting for its turn; the database "
+                "%.1f s in %d queries, the longest %.1f s (%s); the rest %.1f s",
+                request.method,
+                request.path[:200],
+                response.status_code,
+                took,
+                waited,
+                queries.seconds,
+                queries.count,
+                longest,
+                " ".join(sql.split())[:300],
+                took - queries.seconds,
+            )
+        return response
 
 
 class DatabaseUnavailable:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
@@ -126,7 +127,9 @@ class PooledThreadsHandler(ASGIHandler):
             turn: asyncio.Semaphore | None = turns  # the turn to give back, once served
             try:
                 if turns.locked():  # (else the turn is taken at once: no timer, no task)
+                    arrived = time.monotonic()
                     await asyncio.wait_for(turns.acquire(), TURN_SECONDS)
+                    scope["spyleague.waited"] = time.monotonic() - arrived  # (core.middleware.SlowRequests)
                 else:
                     await turns.acquire()
             except TimeoutError:  # saturated: "busy, try again", at once and without the view

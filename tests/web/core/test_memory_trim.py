@@ -83,3 +83,35 @@ def test_web_and_worker_processes_start_it(monkeypatch: Any) -> None:
     worker_process_init.send(sender=None)
     assert "trim" in started
     assert spyleague.celery._trim_memory in [ref() for _, ref in worker_process_init.receivers]
+
+
+def test_every_memo_is_counted_against_its_bound() -> None:
+    found = memory.memos()
+    assert {"rendered rows", "games' states", "figures", "seatings proven"} <= set(found)
+    for name, (entries, bound) in found.items():
+        assert bound > 0, f"{name} has no bound"
+        assert 0 <= entries <= bound, name
+
+
+def test_the_memo_report_logs_the_memos_beside_the_rss() -> None:
+    import logging
+    import threading
+
+    reported = threading.Event()
+
+    class Seen(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.getMessage().startswith("Memos of process "):
+                reported.set()
+
+    handler = Seen()
+    logging.getLogger("spyleague.core.memory").addHandler(handler)
+    stop = memory.start_memo_report(0.01)
+    try:
+        assert stop is not None
+        assert reported.wait(10)
+    finally:
+        if stop is not None:
+            stop.set()
+        logging.getLogger("spyleague.core.memory").removeHandler(handler)
+    assert memory.start_memo_report(0) is None
