@@ -3,7 +3,7 @@
 ``plan_round`` reads the event (its entrants present, its rounds and results as the pure
 ``pairing`` package's plain data: ``scoring.rounds_data``) and asks the package for the round:
 a Swiss by the standings, a round robin's schedule, a knockout's bracket or heats, groups then a
-bracket. It writes nothing: the services (``round_pair``, ``_draft_follow``) save what it plans
+bracket. It writes nothing: the services (``round_pair``, ``rounds.draft_follow``) save what it plans
 as a draft round and its tables. The rulings of each format are in ``pairing.knockout``,
 ``pairing.round_robin`` and ``pairing.tables``; the words of its notes are here.
 """

@@ -8,7 +8,7 @@ not a thousand), under the same rules:
 - A finished event takes no entries and no check-ins; once a round is published only a Swiss
   takes late entries (a round robin's schedule and a knockout's draw are made for the players
   of round 1). A late entry joins at the next round, or at the draft's round when one is on the
-  desk; the draft then follows the entries (``services._draft_follow``), once for the whole list,
+  desk; the draft then follows the entries (``services.draft_follow``), once for the whole list,
   unless check-in has begun (then they play when checked in, as one at a time).
 - A player registers in an event of the club they are a member or a guest of; a player already
   entered stays as they are; one who dropped out is not entered again.
@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from ..clubs.models import Membership, Player
 from ..core.locks import Conflict, atomic_retrying
 from ..core.words import and_list
-from . import services
+from . import guards, rounds, services
 from .models import Entrant, Event, Round
 
 # The most a list may hold (a file of players as well): an evening's club or a large open.
@@ -121,7 +121,7 @@ def entrants_register_many(
     entered now (those entered already stay as they are).
     """
     services.require_organiser(user=user, event=event)
-    event = services._locked(event)
+    event = guards.locked_event(event)
     if event.status == Event.Status.FINISHED:
         raise Conflict("This event is over.")
     if not player_ids:
@@ -171,7 +171,7 @@ def entrants_register_many(
         .iterator()
     )
     pending = event.round_set.filter(status=Round.Status.DRAFT).exists()
-    joined = services._next_round_number(event) - (1 if pending else 0)
+    joined = guards.next_round_number(event) - (1 if pending else 0)
     checking_in = Entrant.objects.filter(event=event, checked_in=True, dropped_after__isnull=True).exists()
     try:
         with transaction.atomic():
@@ -193,7 +193,7 @@ def entrants_register_many(
             "list again."
         ) from None
     if created and pending and not checking_in:  # once check-in has begun, they play when checked in
-        services._draft_follow(event, f"Paired again: {_names(new)} entered.")
+        rounds.draft_follow(event, f"Paired again: {_names(new)} entered.")
     made = {e.player_id: e for e in created}
     return Registered(entrants=[made.get(p.pk) or existing[p.pk] for p in players], created=created)
 
@@ -206,8 +206,8 @@ def entrants_check_in_many(*, user: Any, event: Event, entrant_ids: Sequence[int
     if entrant_ids is None:
         return services.entrants_check_in_all(user=user, event=event)
     services.require_organiser(user=user, event=event)
-    event = services._locked(event)
-    services._not_over(event)
+    event = guards.locked_event(event)
+    guards.not_over(event)
     if not entrant_ids:
         raise ValidationError("Give at least one entrant to check in, or leave the list out for everyone.")
     if len(entrant_ids) > MAX_AT_ONCE:

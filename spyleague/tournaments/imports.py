@@ -62,7 +62,7 @@ from ..clubs import services as clubs
 from ..clubs.models import Club, Membership, Player
 from ..core.limits import quota
 from ..core.locks import atomic_retrying
-from . import services
+from . import guards, services
 from .entrants import MAX_AT_ONCE, entrants_register_many, registration_refusal
 from .models import Entrant, Event
 
@@ -661,7 +661,7 @@ def plan_confirm(*, user: Any, event: Event, token: str, check_in: bool = False)
 def _confirm(*, user: Any, event: Event, sheet: Sheet, digest: str, check_in: bool) -> Imported:
     """Plan again, the event locked (the first of the locks, as every change of its entrants
     takes it), and apply the plan only if it is the one previewed."""
-    event = services._locked(event)
+    event = guards.locked_event(event)
     plan = plan_make(user=user, event=event, sheet=sheet)
     if plan.digest != digest:
         raise PlanChanged(plan)

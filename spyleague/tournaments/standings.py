@@ -55,8 +55,9 @@ from pairing.standings import (
     tiebreak_value,
 )
 
-from ..core.jobs import job_lock
+from ..core.jobs import job_lock, job_queue
 from ..core.locks import Busy, atomic_retrying
+from ..core.models import Job
 from .models import Entrant, Event, Round, Seat, Standing, Table
 from .scoring import (
     DEFAULT_TIEBREAKS,
@@ -66,6 +67,7 @@ from .scoring import (
     rounds_data,
     standings_compute,
 )
+from .tasks import recompute_standings_task
 
 
 @dataclass(slots=True)
@@ -685,3 +687,15 @@ def _update(rows: Sequence[tuple[Any, ...]], columns: Sequence[tuple[str, str]])
         flat = [json.dumps(x) if isinstance(x, list) else x for row in part for x in row]
         with connection.cursor() as cursor:
             cursor.execute(sql, flat)
+
+
+def standings_recompute_queue(*, event: Event, user: Any = None) -> Job:
+    """Queue a full recompute of the standings; one job however many ask before it starts."""
+    return job_queue(
+        kind="standings",
+        label=f"Recompute the standings of {event.name}",
+        task=recompute_standings_task,
+        params={"event": event.pk},
+        key=f"standings:{event.pk}",
+        user=user,
+    )

@@ -21,6 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2] / "spyleague"
 MODULES = [
     "tournaments/services.py",
+    "tournaments/rounds.py",
+    "tournaments/guards.py",
     "tournaments/entrants.py",
     "tournaments/imports.py",
     "scores/services.py",
@@ -32,7 +34,7 @@ MODULES = [
 ]
 # ``match_locked``: the match's row lock, the bottom of the play app's write path (``play.moves``).
 LOCKS = {"select_for_update", "job_lock", "lock_event", "standings_lock", "match_locked"}
-EVENT_LOCKS = {"lock_event", "_locked", "_locked_round", "_locked_entrant", "table_locked"}
+EVENT_LOCKS = {"lock_event", "locked_event", "locked_round", "locked_entrant", "table_locked"}
 WRITES = {"save", "update", "delete", "create", "bulk_create", "get_or_create", "update_or_create"}
 STATE = {"status", "dropped_after", "checked_in", "role"}
 # Public functions that read a state and call a method of the same name as a write, but write no
@@ -43,6 +45,7 @@ READ_ONLY = {
 # The write path's own steps, each given a row its caller has locked (and saying so): with why.
 LOCKED_BY_CALLER = {
     "touch": "play.moves: a change of seats to a match the service locked (match_locked)",
+    "finish_if_decided": "tournaments.rounds: finishes an event its caller locked (a drop, fewer rounds)",
 }
 
 
@@ -108,7 +111,7 @@ def test_the_check_finds_a_service_without_a_lock_and_one_without_its_retry() ->
         "\n"
         "@transaction.atomic\n"
         "def round_open(*, rnd):\n"
-        "    rnd = _locked_round(rnd)\n"
+        "    rnd = locked_round(rnd)\n"
         "    if rnd.status == 'published':\n"
         "        rnd.save()\n"
     )
