@@ -32,6 +32,7 @@ from django.utils import timezone
 from pairing.ratings import Rater, Z, rate_result, recompute_ratings
 
 from ..core.jobs import job_lock, job_queue
+from ..core.locks import Busy
 from ..core.models import Job
 from ..scores.models import Result, ResultLine
 from .models import Rating, RatingPoint, RatingState
@@ -51,8 +52,11 @@ def _title(game: str) -> str:
         return game
 
 
-def _lock(game: str) -> None:
-    job_lock(f"ratings:{game}")
+def _lock(game: str, *, wait: bool = True) -> None:
+    """The game's ratings lock, held until the transaction ends. ``wait`` False: ``Busy`` at
+    once when another transaction holds it (the effects of results: see ``scores.effects``)."""
+    if not job_lock(f"ratings:{game}", wait=wait):
+        raise Busy(f"The {game} ratings are being updated by another run.")
 
 
 def _state(game: str) -> RatingState:
@@ -94,7 +98,7 @@ def ratings_recompute_queue(*, game: str, user: Any = None) -> Job:
 
 
 @transaction.atomic
-def ratings_result_apply(*, result: Result) -> str:
+def ratings_result_apply(*, result: Result, wait: bool = True) -> str:
     """Bring the game's ratings up to date with ``result``, just confirmed or corrected.
 
     Returns ``"applied"`` (rated on the spot), ``"queued"`` (a recompute will do it) or
@@ -102,7 +106,7 @@ def ratings_result_apply(*, result: Result) -> str:
     someone: results like that are not rated).
     """
     game = result.game
-    _lock(game)
+    _lock(game, wait=wait)
     state = _state(game)
     if state.pending:
         _ask_recompute(state, result.played)

@@ -70,11 +70,11 @@ def effects_due(result: Result) -> None:
 
 
 def _after_commit(table_id: int | None) -> None:
-    """Once the confirmation is committed: the last table of its round applies the effects here
-    and now (the round completes in this request), unless a worker holds the event's standings
-    at that moment (applying the round's other results: then the worker completes the round a
-    moment later, and the request does not wait behind its batch); any other hands them to a
-    worker, or applies them here when the broker does not take the task."""
+    """Once the confirmation is committed: the last table of its round applies a batch of the
+    pending effects here and now (the round completes in this request), unless a worker holds
+    the event's standings or the game's ratings at that moment (then the worker completes the
+    round a moment later, and the request does not wait behind its batch); the rest, and any
+    other table's, go to a worker, or are applied here when the broker does not take the task."""
     from ..tournaments.models import Table
     from .tasks import apply_effects_task
 
@@ -83,12 +83,17 @@ def _after_commit(table_id: int | None) -> None:
     )
     if last:
         try:
-            effects_apply_all(wait=False)
-            return
+            # One batch (the round's pending results, up to BATCH): the round completes now.
+            # What comes in meanwhile (the next round's results, matches' ratings) is the
+            # worker's: a request that applied everything pending could go on for as long as
+            # results keep coming.
+            effects_apply(wait=False)
+            if not PendingEffects.objects.exists():
+                return
         except Busy:
-            # A worker is applying the event's results (the round's others): it completes the
-            # round and its standings after its batch, or the task does; this request does not
-            # wait its turn behind that batch.
+            # A worker is applying the event's results (the round's others) or the game's
+            # ratings: it completes the round after its batch, or the task does; this request
+            # does not wait its turn behind that batch.
             log.info("The round's last result: its effects follow in the worker")
     if send_task_safely(apply_effects_task):
         return
@@ -139,7 +144,7 @@ def effects_apply(*, older_than: float | None = None, batch: int = BATCH, wait: 
         for event_id in sorted(tables):
             table_results_follow(event=events[event_id], tables=tables[event_id], wait=wait)
     for result in sorted(results, key=lambda r: (r.game, r.played, r.pk)):
-        ratings_result_apply(result=result)
+        ratings_result_apply(result=result, wait=wait)
     return len(taken)
 
 

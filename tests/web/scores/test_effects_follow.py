@@ -369,3 +369,67 @@ def test_a_lock_taken_without_waiting_says_whether_it_was_taken() -> None:
         thread.join(WAIT)
     assert taken == [False]
     del other
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rounds_last_table_applies_one_batch_and_leaves_the_rest_to_the_worker(
+    club: Any, organiser: Any, sent: list[Any], monkeypatch: Any
+) -> None:
+    """A request applies a bounded amount: what is still pending after its batch (the next
+    round's results, the matches' ratings coming in meanwhile) goes to the worker. (Under the
+    load benchmark a round's last confirmation applied batch after batch as results kept coming,
+    for 10 to 17 s.) Here a batch is one result, so that more is left than one batch takes."""
+    event, results = second_round(club, organiser, sent, 12)
+    for result in results[:-1]:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            result_confirm(user=organiser, result=result)
+    sent.clear()
+    batch_of = effects.effects_apply
+    monkeypatch.setattr(effects, "effects_apply", lambda **kw: batch_of(**{**kw, "batch": 1}))
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        result_confirm(user=organiser, result=results[-1])
+    assert PendingEffects.objects.count() == len(results) - 1  # one batch applied in the request
+    assert len(sent) == 1  # and the rest handed to the worker
+    assert Round.objects.filter(event=event, status=Round.Status.COMPLETE).count() == 2  # complete now
+    monkeypatch.undo()
+    assert effects.effects_apply_all() == len(results) - 1  # the worker
+    assert stored_equal_computed(event)
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="two writers at once on PostgreSQL only")
+def test_a_workers_run_does_not_wait_for_the_games_ratings_either(
+    club: Any, organiser: Any, sent: list[Any]
+) -> None:
+    from celery.exceptions import Retry
+
+    from spyleague.core.jobs import job_lock
+    from spyleague.scores import tasks
+
+    event, results = second_round(club, organiser, sent, 12)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        result_confirm(user=organiser, result=results[0])
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                job_lock(f"ratings:{event.game}")
+                held.set()
+                release.wait(WAIT)
+        finally:
+            connection.close()
+
+    other = threading.Thread(target=hold)
+    other.start()
+    try:
+        assert held.wait(WAIT)
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '20s'")
+        with pytest.raises(Retry):
+            tasks.apply_effects_task.run()
+        assert PendingEffects.objects.count() == 1
+    finally:
+        release.set()
+        other.join(WAIT)
+    assert tasks.apply_effects_task.run() == 1
