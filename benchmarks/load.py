@@ -69,6 +69,7 @@ import sys
 import tempfile
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -968,23 +969,28 @@ def spy_summary(folder: Path, top: int = 25) -> None:
     _spy_worker(folder, top)
 
 
+def _spy_samples(folder: Path, which: str) -> Iterator[tuple[list[str], int]]:
+    """Each stack py-spy recorded in the ``which`` processes (``web`` or ``worker``), its frames
+    (the thread's left out) and how many samples it had."""
+    for file in folder.glob(f"{which}-*.txt"):
+        for line in file.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if count.isdigit():
+                yield stack.split(";")[1:], int(count)
+
+
 def _spy_worker(folder: Path, top: int) -> None:
     tasks: Counter[str] = Counter()
     inside: Counter[str] = Counter()
     total = 0
-    for file in folder.glob("worker-*.txt"):
-        for line in file.read_text().splitlines():
-            stack, _, count = line.rpartition(" ")
-            if not count.isdigit():
-                continue
-            frames = [f for f in stack.split(";")[1:] if "/site-packages/" not in f and "<frozen" not in f]
-            n = int(count)
-            total += n
-            task = next((f for f in frames if "tasks.py" in f and "spyleague" in f), None)
-            tasks[task.split(" (")[0] if task else "(outside the site's tasks)"] += n
-            site = [f for f in frames if "spyleague/" in f or "games/" in f or "pairing/" in f]
-            if site:
-                inside[" > ".join(f.split(" (")[0] for f in site[-2:])] += n
+    for stack, n in _spy_samples(folder, "worker"):
+        frames = [f for f in stack if "/site-packages/" not in f and "<frozen" not in f]
+        total += n
+        task = next((f for f in frames if "tasks.py" in f and "spyleague" in f), None)
+        tasks[task.split(" (")[0] if task else "(outside the site's tasks)"] += n
+        site = [f for f in frames if "spyleague/" in f or "games/" in f or "pairing/" in f]
+        if site:
+            inside[" > ".join(f.split(" (")[0] for f in site[-2:])] += n
     if not total:
         return
     print(f"\nWhere the Celery worker's time went (py-spy, {total} samples while busy):")
@@ -999,27 +1005,15 @@ def _spy_web(folder: Path, top: int) -> None:
     views: Counter[str] = Counter()
     own: Counter[str] = Counter()
     total = 0
-    for file in folder.glob("web-*.txt"):
-        for line in file.read_text().splitlines():
-            stack, _, count = line.rpartition(" ")
-            if not count.isdigit():
-                continue
-            frames = stack.split(";")[1:]  # the first is the thread
-            n = int(count)
-            total += n
-            leaf = frames[-1] if frames else "?"
-            own[leaf.split(" (")[0] + " (" + leaf.split(" (")[-1].split("/site-packages/")[-1]] += n
-            view = next(
-                (
-                    f
-                    for f in frames
-                    if ("views.py" in f or "event_parts.py" in f) and "/site-packages/" not in f
-                ),
-                None,
-            )
-            views[
-                view.split(" (")[0] + " " + view.split("/")[-1] if view else "(outside the site's views)"
-            ] += n
+    for frames, n in _spy_samples(folder, "web"):
+        total += n
+        leaf = frames[-1] if frames else "?"
+        own[leaf.split(" (")[0] + " (" + leaf.split(" (")[-1].split("/site-packages/")[-1]] += n
+        view = next(
+            (f for f in frames if ("views.py" in f or "event_parts.py" in f) and "/site-packages/" not in f),
+            None,
+        )
+        views[view.split(" (")[0] + " " + view.split("/")[-1] if view else "(outside the site's views)"] += n
     if not total:
         print("py-spy saw nothing (is it installed? see the bench extra)")
         return

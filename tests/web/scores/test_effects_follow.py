@@ -251,11 +251,11 @@ def test_an_effects_run_that_waited_past_the_lock_timeout_tries_again(monkeypatc
         tasks.apply_effects_task.run()
 
 
-class _StandingsHeld:
-    """Another transaction (a worker's run applying the event's other results) holding the
-    event's standings lock until ``release()``."""
+class _LockHeld:
+    """Another transaction (a worker's run applying other results) holding the lock called
+    ``name`` (an event's standings, a game's ratings) until ``release()``."""
 
-    def __init__(self, event: Event) -> None:
+    def __init__(self, name: str) -> None:
         from spyleague.core.jobs import job_lock
 
         self.held, self._release = threading.Event(), threading.Event()
@@ -264,7 +264,7 @@ class _StandingsHeld:
         def hold() -> None:
             try:
                 with transaction.atomic():
-                    job_lock(f"standings:{event.pk}")
+                    job_lock(name)
                     self.held.set()
                     if not self._release.wait(WAIT):
                         raise TimeoutError("never released")
@@ -297,7 +297,7 @@ def test_a_workers_run_does_not_wait_for_another_runs_batch(
     event, results = second_round(club, organiser, sent, 12)
     with TestCase.captureOnCommitCallbacks(execute=True):
         result_confirm(user=organiser, result=results[0])
-    other = _StandingsHeld(event)
+    other = _LockHeld(f"standings:{event.pk}")
     try:
         with connection.cursor() as cursor:  # a wait would show as a lock timeout instead
             cursor.execute("SET lock_timeout = '20s'")
@@ -323,7 +323,7 @@ def test_the_rounds_last_table_does_not_wait_behind_a_workers_batch(
         with TestCase.captureOnCommitCallbacks(execute=True):
             result_confirm(user=organiser, result=result)
     sent.clear()
-    other = _StandingsHeld(event)
+    other = _LockHeld(f"standings:{event.pk}")
     try:
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '20s'")
@@ -403,33 +403,18 @@ def test_a_workers_run_does_not_wait_for_the_games_ratings_either(
 ) -> None:
     from celery.exceptions import Retry
 
-    from spyleague.core.jobs import job_lock
     from spyleague.scores import tasks
 
     event, results = second_round(club, organiser, sent, 12)
     with TestCase.captureOnCommitCallbacks(execute=True):
         result_confirm(user=organiser, result=results[0])
-    held, release = threading.Event(), threading.Event()
-
-    def hold() -> None:
-        try:
-            with transaction.atomic():
-                job_lock(f"ratings:{event.game}")
-                held.set()
-                release.wait(WAIT)
-        finally:
-            connection.close()
-
-    other = threading.Thread(target=hold)
-    other.start()
+    other = _LockHeld(f"ratings:{event.game}")
     try:
-        assert held.wait(WAIT)
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '20s'")
         with pytest.raises(Retry):
             tasks.apply_effects_task.run()
         assert PendingEffects.objects.count() == 1
     finally:
-        release.set()
-        other.join(WAIT)
+        other.release()
     assert tasks.apply_effects_task.run() == 1
