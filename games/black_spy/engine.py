@@ -1,5 +1,9 @@
 """The Black Spy rules engine (the rulings are in the package docstring).
 
+One idea in one file: a deal's rules as one state machine over the bit masks below, so that
+the representation and every rule that reads it stay side by side (the cards are ``cards``', the
+scoring ``scoring``'s, the variants' scorepad ``scorepad``'s).
+
 Built for speed, since bots and benchmarks play thousands of deals:
 
 - cards are small ints and a hand is a 60-bit mask (see ``cards``), small enough for a

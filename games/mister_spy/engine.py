@@ -1,7 +1,10 @@
 """The rules engine for Before I Kill You, Mister Spy.
 
 The rules, the action and view formats and the rulings are in the package docstring
-(``games/mister_spy/__init__.py``). This module holds the state and the engine.
+(``games/mister_spy/__init__.py``). This module holds the state and the engine. It is one
+idea, the game's rules as one state machine (the phases of a turn, the taunts and foils that
+answer out of turn, the lairs' scoring), kept in one file so that every rule and the move that
+enforces it read together; the scoring sheet's arithmetic is ``scoresheet.py``'s.
 """
 
 from __future__ import annotations

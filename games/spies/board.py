@@ -9,7 +9,8 @@ over after the draw, a tile coded for a power lists a city outside that power's 
 its own spies can earn the award, ...), and raises ``BoardError`` listing every problem with the
 file, the item and the field it concerns.
 
-A club that owns the real components can replace the two files without touching code.
+A club that owns the real components can replace the two files without touching code. One
+idea, the components as checked data: the loader and every check it makes of them, together.
 """
 
 from __future__ import annotations

@@ -2,7 +2,10 @@
 
 The rules, the action and view formats and the rulings are in the package docstring
 (``games/spies/__init__.py``). This module holds the state and the engine; the map and the
-counters come from ``board.py`` (the JSON files in ``data/``).
+counters come from ``board.py`` (the JSON files in ``data/``). It is long because it is one idea,
+the whole of a year's turn of five powers as one state machine (events, action chits, moves by
+rail, sea and air, spies and secrets, the victory record), and a rule split from the move that
+enforces it would be harder to check against the rule book, not easier.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 The rules, the action and view formats and the rulings are in the package docstring
 (``games/spycatcher/__init__.py``); the board format is in ``board.py``. This module holds
-the state and the engine.
+the state and the engine: one idea, the game's rules as one state machine (a turn's roll, move,
+runs of influence cards and challenges), in one file so that each rule and the move that
+enforces it read together; the cards are ``cards.py``'s, the scoring sheet ``scoresheet.py``'s.
 """
 
 from __future__ import annotations
