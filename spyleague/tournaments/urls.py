@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import import_views, views
+from . import import_views, sheet_views, views
 
 app_name = "tournaments"
 urlpatterns = [
@@ -23,8 +23,8 @@ urlpatterns = [
     path("<id:pk>/finish/", views.event_finish, name="finish"),
     path("<id:pk>/rounds/<id:number>/", views.round_action, name="round-action"),
     path("<id:pk>/rounds/<id:number>/print/", views.round_print, name="round-print"),
-    path("<id:pk>/tables/<id:table_id>/", views.table_sheet, name="sheet"),
-    path("<id:pk>/tables/<id:table_id>/confirm/", views.table_confirm, name="confirm"),
-    path("<id:pk>/tables/<id:table_id>/online/", views.table_play_online, name="online"),
+    path("<id:pk>/tables/<id:table_id>/", sheet_views.table_sheet, name="sheet"),
+    path("<id:pk>/tables/<id:table_id>/confirm/", sheet_views.table_confirm, name="confirm"),
+    path("<id:pk>/tables/<id:table_id>/online/", sheet_views.table_play_online, name="online"),
     path("<id:pk>/export/<str:what>.csv", views.export_csv, name="export"),
 ]

@@ -2,7 +2,8 @@
 unless the arguments choose the workers themselves (``-n``, or ``-p no:xdist``).
 
 The script runs for real, in a copy of the project's ``scripts/`` beside a virtualenv of stubs:
-its ruff, mypy and pytest write down how they were called, and the engines' build does nothing.
+its ruff, mypy, lint-imports and pytest write down how they were called, and the engines' build
+does nothing.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def run_the_script(tmp_path: Path, *args: str, **env: str) -> list[str]:
     (venv / "bin").mkdir(parents=True)
     (venv / "bin" / "python").symlink_to(sys.executable)
     (venv / ".installed").write_text(hashlib.sha256(pyproject).hexdigest() + "-dev\n")
-    for tool in ("ruff", "mypy", "pytest"):
+    for tool in ("ruff", "mypy", "lint-imports", "pytest"):
         (venv / "bin" / tool).write_text(STUB.format(log=tmp_path / f"{tool}.log"))
         (venv / "bin" / tool).chmod(0o755)
     environment = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_WORKERS")}
@@ -130,3 +131,11 @@ def test_the_long_tests_are_marked_slow() -> None:
     )
     marked = [line for line in done.stdout.splitlines() if "::" in line]
     assert len(marked) >= 10, done.stdout[-2000:]
+
+
+def test_it_checks_the_layers_before_the_tests(tmp_path: Path) -> None:
+    """import-linter's contracts (pyproject.toml) run in the full command and in the quick loop."""
+    for way, args in (("full", ()), ("quick", ("--quick",))):
+        (tmp_path / way).mkdir()
+        run_the_script(tmp_path / way, *args)
+        assert (tmp_path / way / "lint-imports.log").read_text().split() == ["--no-cache"], way
