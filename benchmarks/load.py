@@ -993,11 +993,13 @@ def _spy_worker(folder: Path, top: int) -> None:
             inside[" > ".join(f.split(" (")[0] for f in site[-2:])] += n
     if not total:
         return
-    print(f"\nWhere the Celery worker's time went (py-spy, {total} samples while busy):")
-    for name, n in tasks.most_common(top):
-        print(f"  {100 * n / total:5.1f}%  {name}")
-    print("  the site's deepest frames:")
-    for name, n in inside.most_common(top):
+    _shares(f"Where the Celery worker's time went (py-spy, {total} samples while busy)", tasks, total, top)
+    _shares("the site's deepest frames", inside, total, top)
+
+
+def _shares(title: str, counted: Counter[str], total: int, top: int) -> None:
+    print(f"\n{title}:" if title[0].isupper() else f"  {title}:")
+    for name, n in counted.most_common(top):
         print(f"  {100 * n / total:5.1f}%  {name}")
 
 
@@ -1017,12 +1019,8 @@ def _spy_web(folder: Path, top: int) -> None:
     if not total:
         print("py-spy saw nothing (is it installed? see the bench extra)")
         return
-    print(f"\nWhere the web workers' time went (py-spy, {total} samples while busy):")
-    for name, n in views.most_common(top):
-        print(f"  {100 * n / total:5.1f}%  {name}")
-    print("  the functions on top of the stack:")
-    for name, n in own.most_common(top):
-        print(f"  {100 * n / total:5.1f}%  {name}")
+    _shares(f"Where the web workers' time went (py-spy, {total} samples while busy)", views, total, top)
+    _shares("the functions on top of the stack", own, total, top)
 
 
 # --- the run ------------------------------------------------------------------------------------
