@@ -299,7 +299,9 @@
     var tpl = document.createElement("template");
     tpl.innerHTML = html.trim();
     var fresh = tpl.content.querySelector("#board");
-    if (!fresh || boardVersion(fresh) < boardVersion(old) || fresh.dataset.key === old.dataset.key) { return; }
+    // Older than what is shown: the board in place, or the race as the updates have drawn it since
+    // (a tick's board asked for before a move and answered after its ack would put the move back).
+    if (!fresh || boardVersion(fresh) < Math.max(boardVersion(old), my.v) || fresh.dataset.key === old.dataset.key) { return; }
     var before = pileTops(race());
     fresh.querySelectorAll("script").forEach(function (s) { s.remove(); });  // race.js runs once
     quietGenericStream(fresh);
