@@ -105,10 +105,8 @@ def memos() -> dict[str, tuple[int, int]]:
         ("players' addresses", event_parts._player_url),
         ("Mister Spy's reveals", mister_spy._reveal_sets),
     ):
-        info = getattr(memo, "cache_info", None)
-        if info is not None:
-            found = info()
-            out[name] = (found.currsize, found.maxsize or 0)
+        found = memo.cache_info()
+        out[name] = (found.currsize, found.maxsize or 0)
     return out
 
 

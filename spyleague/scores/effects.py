@@ -103,7 +103,8 @@ def _after_commit(table_id: int | None) -> None:
 def effects_apply_all(*, wait: bool = True) -> int:
     """Apply every pending result's effects, a batch at a time; returns how many. ``wait``
     False: ``core.locks.Busy`` (that batch given back) when another run holds an event's
-    standings: that run takes the given-back rows after its own batch, or a retry does."""
+    standings or a game's ratings: that run takes the given-back rows after its own batch, or a
+    retry does."""
     done = 0
     while count := effects_apply(wait=wait):
         done += count
@@ -115,7 +116,7 @@ def effects_apply(*, older_than: float | None = None, batch: int = BATCH, wait: 
     """Take up to ``batch`` pending results (those no other transaction holds; only those
     pending for ``older_than`` seconds when given) and apply their effects; returns how many.
     ``wait`` False: ``core.locks.Busy``, and nothing applied, when another transaction holds
-    the standings of one of their events."""
+    the standings of one of their events or the ratings of one of their games."""
     from ..ratings.services import ratings_result_apply
     from ..tournaments.models import Table
     from ..tournaments.services import table_results_follow
