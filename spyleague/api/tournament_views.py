@@ -24,8 +24,9 @@ from pairing.tables import MAX_TABLE
 from ..clubs.models import Player, Role
 from ..clubs.selectors import has_club_role
 from ..core import cache
+from ..core.prepared import Prepared
 from ..scores import services as results
-from ..scores.models import Result
+from ..scores.models import Result, ResultChange
 from ..tournaments import event_parts, services
 from ..tournaments.event_parts import standings_rows_kept
 from ..tournaments.models import Entrant, Event, Round, Table
@@ -265,14 +266,23 @@ def _name(user: Any) -> str | None:
     return player.name if player is not None else str(user.get_username())
 
 
+_STANDING_RESULT = Prepared(
+    lambda table: (
+        Result.objects.filter(table_id=table)
+        .exclude(status=Result.Status.VOID)
+        .select_related("entered_by__player", "confirmed_by__player")[:1]  # the latest, as the model orders
+    )
+)
+_CHANGES = Prepared(
+    lambda result: (
+        ResultChange.objects.filter(result_id=result).select_related("who__player").order_by("when", "pk")
+    )
+)
+
+
 def table_result_get(*, table: Table) -> dict[str, Any]:
     """A table's result as it stands (reported or confirmed) and every change to it."""
-    result = (
-        Result.objects.filter(table=table)
-        .exclude(status=Result.Status.VOID)
-        .select_related("entered_by__player", "confirmed_by__player")
-        .first()
-    )
+    result = _STANDING_RESULT.one(table.pk)
     detail = None
     history: list[dict[str, Any]] = []
     if result is not None:
@@ -293,7 +303,7 @@ def table_result_get(*, table: Table) -> dict[str, Any]:
                 "before": change.before,
                 "after": change.after,
             }
-            for change in result.changes.select_related("who__player").order_by("when", "pk")
+            for change in _CHANGES.list(result.pk)
         ]
     state = table.status
     if result is not None and table.status != Table.Status.CONFIRMED:
@@ -304,9 +314,15 @@ def table_result_get(*, table: Table) -> dict[str, Any]:
     return out
 
 
+_TABLE = Prepared(lambda pk: Table.objects.select_related("round__event__club").filter(pk=pk)[:1])
+
+
 def _table(request: Request, table_id: int) -> Table:
-    """The table, or 404; a draft round's tables are the organisers' alone."""
-    table = get_object_or_404(Table.objects.select_related("round__event__club"), pk=table_id)
+    """The table, or 404; a draft round's tables are the organisers' alone. (Every call of the
+    scorers' desk asks: compiled once, ``core.prepared``.)"""
+    table = _TABLE.one(table_id)
+    if table is None:
+        raise Http404("No such table.")
     if table.round.status == Round.Status.DRAFT and not has_club_role(
         user=request.user, club=table.round.event.club, role=Role.ORGANISER
     ):

@@ -33,6 +33,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import authentication, exceptions
 
 from . import cache
+from .prepared import Prepared
 
 BACKEND = "spyleague.core.auth.ModelBackend"
 DJANGO_BACKEND = "django.contrib.auth.backends.ModelBackend"
@@ -53,6 +54,10 @@ def user_version(user_id: Any) -> str:
     return f"user:{user_id}"
 
 
+# Every signed-in request whose user is not kept reads it: compiled once (``core.prepared``).
+_USER = Prepared(lambda pk: get_user_model()._default_manager.select_related("player").filter(pk=pk)[:1])
+
+
 def kept_user(user_id: Any) -> Any:
     """The user with their player (None when there is no such user), as kept at their version."""
     user_model = get_user_model()
@@ -62,7 +67,7 @@ def kept_user(user_id: Any) -> Any:
         return None
 
     def read() -> Any:
-        return user_model._default_manager.select_related("player").filter(pk=pk).first()
+        return _USER.one(pk)
 
     return cache.kept(user_version(pk), f"user:{pk}", read, KEPT_SECONDS)
 

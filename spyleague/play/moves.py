@@ -25,10 +25,11 @@ from django.utils import timezone
 from games import IllegalAction, get_engine
 
 from ..clubs.models import Player
+from ..core.prepared import Prepared, prefetched
 from ..core.queue import send_task_safely
 from . import live, race_view
 from .clocks import deadline_of
-from .models import Match, Move
+from .models import Match, MatchSeat, Move
 from .results import match_report_result
 from .state import match_state, remember_state
 from .sweeps import bot_turn
@@ -64,11 +65,17 @@ def seat_of(*, match: Match, user: Any) -> int | None:
     return None
 
 
+_LOCKED = Prepared(lambda pk: Match.objects.select_for_update().filter(pk=pk)[:1])
+_SEATS = Prepared(lambda pk: MatchSeat.objects.filter(match_id=pk))
+
+
 def match_locked(match_id: int) -> Match:
     # The seats come along (one query): seat_of, the bots and after_change read them from here.
-    match = Match.objects.select_for_update().prefetch_related("seat_set").filter(pk=match_id).first()
+    # Both compiled once (core.prepared): every move and every bots' turn asks for them.
+    match = _LOCKED.one(match_id)
     if match is None:
         raise MoveRejected("There is no such match.", status=404)
+    prefetched(match, "seat_set", _SEATS.list(match.pk))
     return match
 
 

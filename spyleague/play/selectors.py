@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from functools import cache, cached_property
 from typing import Any
 
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Prefetch
 from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
 from games import game_info, get_bots, get_engine
 
+from ..core.prepared import Prepared, prefetched
 from ..core.words import and_list
 from .models import Match, MatchSeat
 from .state import match_state
@@ -159,13 +160,16 @@ def action_label(action: dict[str, Any]) -> str:
     return f"{action['type'].replace('_', ' ').capitalize()}{': ' + rest if rest else ''}"
 
 
+_SEATS_WITH_PLAYERS = Prepared(
+    lambda pk: MatchSeat.objects.select_related("player").filter(match_id=pk).order_by("number")
+)
+
+
 def with_seats(match: Match) -> list[MatchSeat]:
     """The match's seats with their players, in order, read once for everything that asks
-    ``match.seat_set.all()`` after (the viewer's seat, the picture, the page)."""
-    prefetch_related_objects(
-        [match], Prefetch("seat_set", queryset=MatchSeat.objects.select_related("player").order_by("number"))
-    )
-    return list(match.seat_set.all())
+    ``match.seat_set.all()`` after (the viewer's seat, the picture, the page): every look at a
+    match asks, so the query is compiled once (``core.prepared``)."""
+    return list(prefetched(match, "seat_set", _SEATS_WITH_PLAYERS.list(match.pk)))
 
 
 def match_picture(

@@ -22,6 +22,7 @@ from django.utils import timezone
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.locks import atomic_retrying
+from ..core.prepared import Prepared
 from .checks import Line, Problem, sheet_check
 from .models import Result, ResultChange, ResultLine
 
@@ -80,12 +81,19 @@ class SheetRefused(ValidationError):
         self.problems = list(problems)
 
 
+# A result's lines with their players, in order: every entry, confirmation and read asks
+# (compiled once, ``core.prepared``).
+_LINES = Prepared(
+    lambda pk: ResultLine.objects.filter(result_id=pk).select_related("player").order_by("position")
+)
+
+
 def snapshot(result: Result) -> dict[str, Any]:
     out: dict[str, Any] = {
         "status": result.status,
         "lines": [
             {"player": line.player_id, "name": line.player.name, "place": line.place, "score": line.score}
-            for line in result.lines.select_related("player").order_by("position")
+            for line in _LINES.list(result.pk)
         ],
     }
     if "sheet" in result.data:
@@ -185,7 +193,7 @@ def result_enter(
 
 
 def _players(result: Result) -> list[Player]:
-    return [line.player for line in result.lines.select_related("player")]
+    return [line.player for line in _LINES.list(result.pk)]
 
 
 def _result_locked(result: Result) -> Result:

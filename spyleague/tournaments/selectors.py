@@ -29,6 +29,7 @@ from django.db.models.functions import Rank
 from django.db.models.functions import Round as Round_
 
 from ..core.models import Job
+from ..core.prepared import Prepared
 from .models import Entrant, Event, Round, Seat, Standing, Table
 
 
@@ -222,6 +223,15 @@ def standings_page(
     return out
 
 
+# A page of the standings' rows by id: every page of them and every player's own line asks
+# (compiled once for each length of page, ``core.prepared``).
+_LINES_OF = Prepared(
+    lambda event, ids: Standing.objects.filter(event_id=event, entrant_id__in=ids).values_list(
+        *STANDING_COLUMNS[1:]
+    )
+)
+
+
 @dataclass(frozen=True)
 class StandingsOrder:
     """The stored standings' order: each entrant's id and place, first to last (``standings_order``).
@@ -252,12 +262,7 @@ class StandingsOrder:
 
     def lines(self, *, event: Event, entrants: Sequence[int]) -> list[StandingLine]:
         """The lines of ``entrants`` (of this order), in the order given: one query."""
-        rows = {
-            row[2]: row
-            for row in Standing.objects.filter(event=event, entrant_id__in=list(entrants)).values_list(
-                *STANDING_COLUMNS[1:]
-            )
-        }
+        rows = {row[2]: row for row in _LINES_OF.list(event.pk, list(entrants))}
         return [
             _line((self.places[at], *rows[entrant]))
             for entrant in entrants

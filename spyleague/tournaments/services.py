@@ -49,6 +49,7 @@ from pairing.standings import (
 from ..clubs.models import Club, Player, Role
 from ..clubs.selectors import has_club_role
 from ..core.locks import Conflict, atomic_retrying, lock_event
+from ..core.prepared import Prepared
 from .draw import Progress, event_decided, quiet
 from .draw import plan_round as plan_round
 from .draw import repeats_notes as repeats_notes
@@ -493,15 +494,20 @@ def table_results_follow(*, event: Event, tables: Collection[int], wait: bool = 
     standings_apply(event=event, entrants=sorted(set(entrants)))
 
 
-def table_locked(table_id: int) -> Table:
-    """A tournament table's row, locked (its result's lock: see ``core.locks``); its round and
-    event come with it. Refused in words when the table's draft was discarded meanwhile."""
-    table = (
+_TABLE_LOCKED = Prepared(
+    lambda pk: (
         Table.objects.select_for_update(no_key=True, of=("self",))  # the table alone, not its round
         .select_related("round__event")
-        .filter(pk=table_id)
-        .first()
+        .filter(pk=pk)[:1]
     )
+)
+
+
+def table_locked(table_id: int) -> Table:
+    """A tournament table's row, locked (its result's lock: see ``core.locks``); its round and
+    event come with it. Refused in words when the table's draft was discarded meanwhile.
+    Every result entered and confirmed asks: compiled once (``core.prepared``)."""
+    table = _TABLE_LOCKED.one(table_id)
     if table is None:
         raise Conflict("This table's round was discarded meanwhile.")
     return table
