@@ -181,12 +181,14 @@ class Prepared[T]:
             sql, params = compiler.as_sql()
         except EmptyResultSet:  # its SQL depends on the values: never kept
             return None
+        if not sql or not isinstance(compiler, SQLCompiler):
+            return None
         probes = tuple(_probe(i, a) for i, a in enumerate(args))
         try:
             probe_sql, probe_params = self.build(*probes).query.get_compiler(connection=connection).as_sql()
         except EmptyResultSet:
             return None
-        if not sql or probe_sql != sql or len(probe_params) != len(params):
+        if probe_sql != sql or len(probe_params) != len(params):
             return None
         slots: list[tuple[int, int | None] | None] = []
         pairs = zip(_items(probes), _items(args), strict=True)
@@ -202,8 +204,6 @@ class Prepared[T]:
                 slots.append(None)
             else:
                 return None  # a parameter made from a value (wrapped, cast): never reused
-        if not isinstance(compiler, SQLCompiler):
-            return None
         return _Shape(
             sql=sql,
             slots=tuple(slots),
