@@ -279,6 +279,9 @@ BROKER_VISIBILITY_TIMEOUT = 900
 #   most JOB_MAX_ATTEMPTS runs) or marked failed, saying so (spyleague.core.jobs.jobs_sweep); and
 #   every SWEEP_SECONDS, a job queued while the broker was away is sent (jobs.unsent_jobs_sweep).
 SWEEP_SECONDS = float(os.environ.get("SPYLEAGUE_SWEEP_SECONDS", "5"))
+# Where a worker runs, the confirmations of this many seconds share one run of their effects (the
+# event's standings, the ratings): see spyleague.scores.effects._queue_run. 0: a run each.
+EFFECTS_GATHER_SECONDS = float(os.environ.get("SPYLEAGUE_EFFECTS_GATHER_SECONDS", "1"))
 JOB_HEARTBEAT_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_HEARTBEAT_SECONDS", "10"))
 JOB_LOST_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_LOST_SECONDS", "120"))
 JOB_SWEEP_SECONDS = float(os.environ.get("SPYLEAGUE_JOB_SWEEP_SECONDS", "30"))

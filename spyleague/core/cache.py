@@ -38,6 +38,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import logging
+import math
 import re
 import threading
 import time
@@ -98,6 +99,19 @@ def _reach[T](call: Callable[[], T], default: T) -> T:
         log.warning("The page cache could not be reached (%s); pages are rendered for each reader.", exc)
         PAGES.failed(started=started)
         return default
+
+
+def first_in(key: str, seconds: float) -> bool:
+    """Whether this is the first call for ``key`` in the last ``seconds`` (whole seconds, at
+    least one), in every process sharing the cache: an entry added only when absent. True when
+    the cache is away: then each caller is the first."""
+    timeout = max(1, math.ceil(seconds))
+    return bool(_reach(lambda: caches[CACHE].add(f"first:{key}", 1, timeout), True))
+
+
+def forget_first(key: str) -> None:
+    """The next call of ``first_in(key, ...)`` is a first again."""
+    _reach(lambda: caches[CACHE].delete(f"first:{key}"), None)
 
 
 def _flush_pending() -> None:

@@ -11,7 +11,8 @@ worker is applying the event's results at that moment. A worker's run never wait
 run's batch of the same event: it gives its results back and tries again a moment later. So
 confirmations of different tables, which before took the event's standings lock and the game's
 ratings lock until they committed, run side by side without waiting on each other; the standings
-and ratings follow a moment later, several results in one pass when many come in.
+and ratings follow a moment later (``EFFECTS_GATHER_SECONDS``, a second by default: the
+confirmations of that window share one run), several results in one pass when many come in.
 
 Applying takes the pending rows with ``FOR UPDATE SKIP LOCKED`` and deletes them in the same
 transaction as the effects, so each is applied once, and two workers take different ones. The
@@ -26,11 +27,13 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from ..core import cache
 from ..core.locks import Busy, atomic_retrying
 from ..core.queue import send_task_safely
 from .models import PendingEffects, Result
@@ -39,6 +42,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 200  # results applied in one transaction at most
 SWEEP_AFTER_SECONDS = 10.0  # a pending row this old lost its task: the sweep applies it
+QUEUED = "effects-run-queued"  # one run queued for the confirmations of a window
 
 
 def deferred() -> bool:
@@ -95,9 +99,29 @@ def _after_commit(table_id: int | None) -> None:
             # ratings: it completes the round after its batch, or the task does; this request
             # does not wait its turn behind that batch.
             log.info("The round's last result: its effects follow in the worker")
-    if send_task_safely(apply_effects_task):
+    if _queue_run(apply_effects_task):
         return
     effects_apply_all()
+
+
+def _queue_run(task: Any) -> bool:
+    """Queue a worker's run for the pending results, one run per ``EFFECTS_GATHER_SECONDS``:
+    the first confirmation of a window queues a run due at its end, and the others of the
+    window leave their rows to it. A run costs the event's standings once however many results
+    it takes (their players' lines, the rounds, the pages' versions it moves, the pages rendered
+    again at the new version), so at a few confirmations a second one run for all of them is a
+    fraction of a run each. False when the broker did not take the task (the caller applies the
+    effects itself). Without the cache (Redis away) each confirmation queues a run of its own at
+    once, as before; a run lost with its worker is made good by the sweep."""
+    gather = settings.EFFECTS_GATHER_SECONDS
+    if gather <= 0:
+        return send_task_safely(task)
+    if not cache.first_in(QUEUED, gather):
+        return True  # the window's run is queued: it takes this one's rows too
+    if send_task_safely(task, countdown=gather):
+        return True
+    cache.forget_first(QUEUED)  # the next confirmation tries the broker again
+    return False
 
 
 def effects_apply_all(*, wait: bool = True) -> int:

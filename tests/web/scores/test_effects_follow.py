@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
@@ -37,8 +38,10 @@ WAIT = 30.0
 
 @pytest.fixture
 def sent(monkeypatch: Any, settings: Any) -> list[Any]:
-    """A worker runs (effects follow the commit); the tasks the broker took, not yet run."""
+    """A worker runs (effects follow the commit); the tasks the broker took, not yet run (each
+    confirmation its own run: ``gathered`` below for the runs shared by a window's)."""
     settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.EFFECTS_GATHER_SECONDS = 0
     taken: list[Any] = []
 
     def send(task: Any, *args: Any, countdown: float | None = None) -> bool:
@@ -47,6 +50,24 @@ def sent(monkeypatch: Any, settings: Any) -> list[Any]:
 
     monkeypatch.setattr(effects, "send_task_safely", send)
     return taken
+
+
+@pytest.fixture
+def gathered(monkeypatch: Any, settings: Any) -> Iterator[list[float | None]]:
+    """A worker runs and the confirmations of a window share a run: the countdown of each run
+    the broker took."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.EFFECTS_GATHER_SECONDS = 1.0
+    cache.forget_first(effects.QUEUED)
+    countdowns: list[float | None] = []
+
+    def send(task: Any, *args: Any, countdown: float | None = None) -> bool:
+        countdowns.append(countdown)
+        return True
+
+    monkeypatch.setattr(effects, "send_task_safely", send)
+    yield countdowns
+    cache.forget_first(effects.QUEUED)
 
 
 def reported_round(event: Event, organiser: Any, seed: int = 3) -> list[Result]:
@@ -113,6 +134,30 @@ def test_the_effects_follow_each_confirmation_and_the_last_table_applies_them_at
     assert all(rated[p] == ratings_before.get(p, 0) + 1 for p in played)
     # A worker that runs the tasks afterwards finds nothing left to do.
     assert effects.effects_apply_all() == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_confirmations_of_a_window_share_one_run_of_their_effects(
+    club: Any, organiser: Any, gathered: list[float | None]
+) -> None:
+    event, results = second_round(club, organiser, gathered, 16)
+    cache.forget_first(effects.QUEUED)
+    early, late = results[:-2], results[-2]
+    for result in early:
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            result_confirm(user=organiser, result=result)
+    # The first confirmation queued a run due at the window's end; the others left theirs to it.
+    assert gathered == [1.0]
+    assert PendingEffects.objects.count() == len(early)
+    # Once the window is over, the next confirmation queues the next run.
+    cache.forget_first(effects.QUEUED)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        result_confirm(user=organiser, result=late)
+    assert gathered == [1.0, 1.0]
+    # The first run takes every pending result in one pass; the second finds nothing left.
+    assert effects.effects_apply(wait=False) == len(early) + 1
+    assert effects.effects_apply(wait=False) == 0
+    assert stored_equal_computed(event)
 
 
 @pytest.mark.django_db(transaction=True)
