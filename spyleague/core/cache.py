@@ -232,10 +232,29 @@ def stamp(*names: str) -> str | None:
     return None if found is None else ".".join(found[name] for name in names)
 
 
-def parts(keys: Mapping[str, str] | None, render: Mapping[str, Callable[[], Any]]) -> dict[str, Any]:
+# A part missing at its version is rendered by one reader (every process), not by each who asks
+# for it at once: the first takes a mark for ``MAKING_SECONDS`` and renders it; the others wait
+# for it up to ``MAKING_WAIT`` seconds (asking again every ``MAKING_POLL``), then are given the
+# part as it was last rendered (one version before: what the page showed a moment ago) when
+# the caller names where that is kept (``latest``), and only failing that render it too. Under
+# the load benchmark a result is confirmed every few tenths of a second, and each confirmation
+# moved the versions of a big event's standings and tables on while a dozen readers were on the
+# page: each of them rendered the same parts again.
+MAKING_SECONDS = 5
+MAKING_WAIT = 0.2
+MAKING_POLL = 0.02
+
+
+def parts(
+    keys: Mapping[str, str] | None,
+    render: Mapping[str, Callable[[], Any]],
+    latest: Mapping[str, str] | None = None,
+) -> dict[str, Any]:
     """Each part of a page: ``render[name]()``, kept under ``keys[name]`` (a key that holds the
     versions the part depends on). All of them are read in one call to the cache, and only the
-    missing ones are rendered and stored. ``keys`` None: render them all (pages not cached now)."""
+    missing ones are rendered and stored, each by one reader at a time (see ``MAKING_WAIT``;
+    ``latest[name]``: a key without versions where the part's last rendering is kept too).
+    ``keys`` None: render them all (pages not cached now)."""
     if keys is None:
         return {name: make() for name, make in render.items()}
     wanted = {f"part:{keys[name]}": name for name in render}
@@ -243,14 +262,55 @@ def parts(keys: Mapping[str, str] | None, render: Mapping[str, Callable[[], Any]
     if found is None:
         return {name: make() for name, make in render.items()}
     out: dict[str, Any] = {}
-    fresh: dict[str, Any] = {}
+    missing: dict[str, str] = {}
     for key, name in wanted.items():
         if key in found:
             out[name] = found[key]
         else:
-            out[name] = fresh[key] = render[name]()
+            missing[key] = name
+    if missing:
+        out.update(_made_once(missing, render, latest or {}))
+    return out
+
+
+def _made_once(
+    missing: Mapping[str, str], render: Mapping[str, Callable[[], Any]], latest: Mapping[str, str]
+) -> dict[str, Any]:
+    """The ``missing`` parts (key: name), each rendered here if no other reader is rendering it
+    now, else that reader's (or, past ``MAKING_WAIT``, the last rendering kept at ``latest``)."""
+    cache = caches[CACHE]
+    out: dict[str, Any] = {}
+    fresh: dict[str, Any] = {}
+    waiting: dict[str, str] = {}
+    for key, name in missing.items():
+        if _reach(functools.partial(cache.add, f"making:{key}", 1, MAKING_SECONDS), True):
+            try:
+                out[name] = fresh[key] = render[name]()
+            except BaseException:
+                _reach(functools.partial(cache.delete, f"making:{key}"), None)
+                raise
+            if name in latest:
+                fresh[f"latest:{latest[name]}"] = out[name]
+        else:
+            waiting[key] = name
     if fresh:
-        _reach(lambda: caches[CACHE].set_many(fresh, PART_SECONDS), None)
+        _reach(lambda: cache.set_many(fresh, PART_SECONDS), None)
+    if waiting:
+        deadline = time.monotonic() + MAKING_WAIT
+        while waiting and time.monotonic() < deadline:
+            time.sleep(MAKING_POLL)
+            found: dict[str, Any] = _reach(lambda: cache.get_many(list(waiting)), {})
+            for key in list(waiting):
+                if key in found:
+                    out[waiting.pop(key)] = found[key]
+        last = {f"latest:{latest[name]}": name for name in waiting.values() if name in latest}
+        if last:
+            kept: dict[str, Any] = _reach(lambda: cache.get_many(list(last)), {})
+            for key, value in kept.items():
+                out[last[key]] = value
+        for name in waiting.values():
+            if name not in out:  # the other reader is slow, or failed: rendered here too
+                out[name] = render[name]()
     return out
 
 

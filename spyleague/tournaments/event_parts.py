@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.paginator import Paginator
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet
 from django.http import Http404, HttpRequest, QueryDict
 from django.template.defaultfilters import floatformat, pluralize
 from django.template.loader import get_template
@@ -182,8 +182,20 @@ def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
         "standings": f"{base}.s{standings}:standings:{own['standings']}",  # the same for every kind
         "rounds": f"{base}.r{results}:rounds:{kind}:{own['rounds']}",
         "entrants": f"{base}:entrants:{kind}:{own['entrants']}",
-        "own": f"{base}.r{results}.s{standings}:own",  # and the viewer's player
+        "own": f"{base}.s{standings}:line",  # and the viewer's entry
         "order": _order_key(base, standings),  # the standings' order (names break ties)
+    }
+
+
+def _latest(event: Event, kind: str, asked: Asked) -> dict[str, str]:
+    """Where each shared part's last rendering is kept, whatever its versions: what a reader is
+    shown while another renders the part at a version just moved on (``cache.parts``)."""
+    base = f"event:{event.pk}.{event.created.timestamp():.6f}"
+    own = {part: ":".join(str(getattr(asked, name)) for name in names) for part, names in OWN.items()}
+    return {
+        "standings": f"{base}:standings:{own['standings']}",
+        "rounds": f"{base}:rounds:{kind}:{own['rounds']}",
+        "entrants": f"{base}:entrants:{kind}:{own['entrants']}",
     }
 
 
@@ -415,9 +427,11 @@ def event_parts(
     or as kept at the event's current version; and ``own``, what is the viewer's own (their
     entry, line and table: an ``Own``, or None for a player not entered or a visitor).
 
-    The viewer's own is read for them alone (a few queries) and kept under a key of theirs: a
-    result confirmed every few seconds moves the version on long before a thousand entrants have
-    each looked once, so working out everyone's at once would cost more than it saves."""
+    The viewer's own is read for them alone and kept in pieces at the versions each depends on:
+    their entry and table at the event's, their table's seats at that table's, their line at
+    the standings' (a key of theirs). A result confirmed every few seconds moves the standings on
+    long before a thousand entrants have each looked once, so working out everyone's at once
+    would cost more than it saves, and another table's result changes nothing of theirs."""
     keys = _keys(event, kind, asked)
     order = _order_of(event, keys)
     kept = keys is not None
@@ -432,12 +446,17 @@ def event_parts(
     }
     if only is not None:
         render = {name: make for name, make in render.items() if name in only}
-    if player is None:
-        found = {**cache.parts(keys, render), "own": None}
+    latest = _latest(event, kind, asked)
+    entry = entry_of(event=event, player=player) if player is not None else None
+    if entry is None:
+        found = {**cache.parts(keys, render, latest), "own": None}
     else:
+        entrant = entry[0][0]
         if keys is not None:  # theirs alone, kept for when they look again at the same version
-            keys = {**keys, "own": f"{keys['own']}:{player}"}
-        found = cache.parts(keys, {**render, "own": lambda: own_of(event=event, player=player, order=order)})
+            keys = {**keys, "own": f"{keys['own']}:{entrant}"}
+        line = {**render, "own": lambda: my_line(event=event, entrant=entrant, order=order)}
+        found = cache.parts(keys, line, latest)
+        found["own"] = Own(OwnEntry(*entry[0]), found["own"], table_of(event=event, table=entry[1]))
     for part in OWN:
         if part in found:
             found[part] = mark_safe(with_others(found[part], asked, part))
@@ -529,7 +548,7 @@ class Own:
 
 
 def _own_table(seats: list[tuple[Any, ...]]) -> OwnTable | None:
-    """The table of ``selectors.my_table_seats``'s rows."""
+    """The table of ``selectors.table_seats``'s rows."""
     if not seats:
         return None
     table, number, is_bye, status, round_number = seats[0][:5]
@@ -537,25 +556,36 @@ def _own_table(seats: list[tuple[Any, ...]]) -> OwnTable | None:
     return OwnTable(table, number, is_bye, status, round_number, listed)
 
 
-def own_of(*, event: Event, player: int, order: Order | None = None) -> Own | None:
-    """The player's own, read for them alone (a few queries; three with the standings' order
-    kept, ``order``); None when they are not entered."""
-    from .selectors import my_table_seats
+def entry_of(*, event: Event, player: int) -> tuple[tuple[int, bool, int | None], int | None] | None:
+    """The player's entry (id, checked in, dropped after) and their table in the latest published
+    round (or None), kept at the event's version (an entry, a check-in, a drop, a round moves
+    it; a result does not); None when they are not entered."""
+    from .selectors import my_table_id
 
-    def read() -> tuple[int, bool, int | None] | None:
-        return (
+    def read() -> tuple[tuple[int, bool, int | None], int | None] | None:
+        found = (
             Entrant.objects.filter(event=event, player_id=player)
-            .values_list("pk", "checked_in", "dropped_after")
+            .annotate(table=my_table_id(event=event, entrant=OuterRef("pk")))
+            .values_list("pk", "checked_in", "dropped_after", "table")
             .first()
         )
+        return None if found is None else (found[:3], found[3])
 
-    # Kept at the event's version (an entry, a check-in, a drop moves it): a result does not.
     key = f"entry:{event.pk}.{event.created.timestamp():.6f}:{player}"
-    entry = cache.kept(f"event:{event.pk}", key, read)
-    if entry is None:
+    kept: tuple[tuple[int, bool, int | None], int | None] | None = cache.kept(f"event:{event.pk}", key, read)
+    return kept
+
+
+def table_of(*, event: Event, table: int | None) -> OwnTable | None:
+    """A table as the page shows it to one who sits there, kept at the table's version (its result
+    moves it on; another table's does not) and the event's (its round's status)."""
+    from .selectors import table_seats
+
+    if table is None:
         return None
-    seats = my_table_seats(event=event, entrant=entry[0])
-    return Own(OwnEntry(*entry), my_line(event=event, entrant=entry[0], order=order), _own_table(seats))
+    names = ("site", f"event:{event.pk}", table_version(table))
+    key = f"table-seats:{event.pk}.{event.created.timestamp():.6f}:{table}"
+    return _own_table(cache.kept(names, key, lambda: table_seats(table=table)))
 
 
 def page_shown(asked: int | None, count: int) -> int:

@@ -306,19 +306,24 @@ def _level_page(*, event: Event, page: Any, entrant: int | None, per_page: int) 
     return out
 
 
-def my_table_seats(*, event: Event, entrant: int) -> list[tuple[Any, ...]]:
-    """The seats of the entrant's table in the event's latest published round, in order, as
-    (table id, number, is a bye, status, round number, entrant id, player name, place, score):
-    one query, no model built. Empty when they sit at no published table."""
+def my_table_id(*, event: Event, entrant: int | OuterRef) -> Subquery:
+    """The entrant's table in the event's latest published round (None: they sit at none), as
+    a subquery (of an entrant's row, ``entrant`` an ``OuterRef``)."""
     latest = (
         Seat.objects.filter(entrant_id=entrant, table__round__event=event)
         .exclude(table__round__status=Round.Status.DRAFT)
         .order_by("-table__round__number")
         .values("table_id")[:1]
     )
+    return Subquery(latest)
+
+
+def table_seats(*, table: int) -> list[tuple[Any, ...]]:
+    """The seats of a table, in order, as (table id, number, is a bye, status, round number,
+    entrant id, player name, place, score): one query, no model built."""
     columns = ("table_id", "table__number", "table__is_bye", "table__status", "table__round__number",
                "entrant_id", "entrant__player__name", "place", "score")  # fmt: skip
-    return list(Seat.objects.filter(table_id=Subquery(latest)).order_by("position").values_list(*columns))
+    return list(Seat.objects.filter(table_id=table).order_by("position").values_list(*columns))
 
 
 def rounds_counted(*, event: Event) -> list[Round]:

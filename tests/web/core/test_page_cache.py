@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 import threading
+import time
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +160,87 @@ def test_every_cache_object_of_a_process_shares_one_client() -> None:
         other = cache.RedisCache(REDIS["LOCATION"], {"OPTIONS": {"socket_timeout": 1.0}})
     assert len(clients) == 5 and all(client is clients[0] for client in clients)
     assert other._cache is not clients[0]  # other options: a client of their own
+
+
+def _rendering_elsewhere(key: str) -> tuple[threading.Thread, threading.Event, list[Any]]:
+    """A reader in another thread rendering the part kept under ``key``, held in its render
+    until the event it returns is set; the list gets what that reader was given."""
+    started, release, got = threading.Event(), threading.Event(), []
+
+    def slow() -> str:
+        started.set()
+        assert release.wait(10)
+        return "rendered by the first"
+
+    thread = threading.Thread(target=lambda: got.append(cache.parts({"part": key}, {"part": slow})))
+    thread.start()
+    assert started.wait(10)
+    return thread, release, got
+
+
+def _never() -> str:
+    raise AssertionError("rendered again while another reader renders it")
+
+
+@override_settings(SPYLEAGUE_PAGE_CACHE=True)
+def test_a_part_one_reader_renders_is_not_rendered_again_by_those_who_ask_meanwhile(
+    monkeypatch: Any,
+) -> None:
+    """A version moved on while many are on the page: one renders the part, the others wait for it
+    (within ``MAKING_WAIT``) or are given its rendering before (``latest``)."""
+    cache.PAGES.over()
+    run = uuid.uuid4().hex  # keys of this test's own (the cache may be a shared Redis)
+    monkeypatch.setattr(cache, "MAKING_WAIT", 30)  # long enough: the waiter is given the first's part
+    polled = threading.Event()
+
+    class Clock:  # the waiter's sleeps between its looks say that it waits
+        monotonic = staticmethod(time.monotonic)
+
+        @staticmethod
+        def sleep(seconds: float) -> None:
+            polled.set()
+            time.sleep(seconds)
+
+    monkeypatch.setattr(cache, "time", Clock)
+    thread, release, got = _rendering_elsewhere(f"{run}:v2:a")
+    waiter: list[Any] = []
+    second = threading.Thread(
+        target=lambda: waiter.append(cache.parts({"part": f"{run}:v2:a"}, {"part": _never}))
+    )
+    second.start()
+    assert polled.wait(10)  # the second reader waits for the first's part...
+    release.set()  # ...which it is given once rendered
+    thread.join(10)
+    second.join(10)
+    assert got == waiter == [{"part": "rendered by the first"}]
+
+    monkeypatch.setattr(cache, "MAKING_WAIT", 0)  # no wait: the part as it was last rendered
+    first = cache.parts({"part": f"{run}:v3:b"}, {"part": lambda: "b at v3"}, {"part": f"{run}:b"})
+    assert first == {"part": "b at v3"}
+    thread, release, got = _rendering_elsewhere(f"{run}:v4:b")
+    assert cache.parts({"part": f"{run}:v4:b"}, {"part": _never}, {"part": f"{run}:b"}) == {"part": "b at v3"}
+    release.set()
+    thread.join(10)
+    assert cache.parts({"part": f"{run}:v4:b"}, {"part": _never}, {"part": f"{run}:b"}) == {
+        "part": "rendered by the first"
+    }
+    # Nothing rendered before, nobody waited for: the reader renders it too rather than wait.
+    thread, release, got = _rendering_elsewhere(f"{run}:v5:c")
+    assert cache.parts({"part": f"{run}:v5:c"}, {"part": lambda: "c here"}, {"part": f"{run}:c"}) == {
+        "part": "c here"
+    }
+    release.set()
+    thread.join(10)
+
+
+@override_settings(SPYLEAGUE_PAGE_CACHE=True)
+def test_a_part_whose_render_failed_is_rendered_by_the_next_reader() -> None:
+    cache.PAGES.over()
+    run = uuid.uuid4().hex
+
+    def failing() -> str:
+        raise RuntimeError("the database went away")
+
+    with pytest.raises(RuntimeError):
+        cache.parts({"part": f"{run}:v1:d"}, {"part": failing})
+    assert cache.parts({"part": f"{run}:v1:d"}, {"part": lambda: "d"}) == {"part": "d"}

@@ -236,14 +236,14 @@ def test_a_second_reader_renders_no_part_and_reads_only_their_own(
         rendered.append(part)
         return real(part, context)
 
-    real_own = event_parts.own_of
+    real_line = event_parts.my_line
 
-    def counting_own(**kwargs: Any) -> Any:
+    def counting_line(**kwargs: Any) -> Any:
         rendered.append("own")
-        return real_own(**kwargs)
+        return real_line(**kwargs)
 
     monkeypatch.setattr(event_parts, "_render", counting)
-    monkeypatch.setattr(event_parts, "own_of", counting_own)
+    monkeypatch.setattr(event_parts, "my_line", counting_line)
     for name in VIEWERS:
         get(day.clients[name], day.url())  # the first reader of each kind renders its parts
     rendered.clear()
@@ -498,14 +498,18 @@ def test_a_player_s_own_is_read_in_four_queries_whatever_the_size(
     entrant = Entrant.objects.filter(event=event).order_by("-pk").select_related("player").first()
     assert entrant is not None
     with django_assert_num_queries(4):
-        own = event_parts.own_of(event=event, player=entrant.player_id)
-    assert own is not None and own.entry.pk == entrant.pk
-    assert own.table is not None and own.table.round_number == 2
-    assert entrant.player.name in [seat.name for seat in own.table.seats]
-    assert own.mine is not None and own.mine.line is not None and own.mine.count == players
-    page = event_parts.standings_page(event=event, page=own.mine.page, entrant=entrant.pk)
+        found = event_parts.entry_of(event=event, player=entrant.player_id)
+        assert found is not None
+        (entry_pk, _checked_in, _dropped), table_id = found
+        table = event_parts.table_of(event=event, table=table_id)
+        mine = event_parts.my_line(event=event, entrant=entry_pk)
+    assert entry_pk == entrant.pk
+    assert table is not None and table.round_number == 2
+    assert entrant.player.name in [seat.name for seat in table.seats]
+    assert mine.line is not None and mine.count == players
+    page = event_parts.standings_page(event=event, page=mine.page, entrant=entrant.pk)
     assert entrant.pk in [line.entrant_id for line in page.lines]
-    assert own.mine.line.rank == next(line.rank for line in page.lines if line.entrant_id == entrant.pk)
+    assert mine.line.rank == next(line.rank for line in page.lines if line.entrant_id == entrant.pk)
 
 
 def test_the_kept_order_gives_every_page_and_every_line_as_the_database_counts_them(
