@@ -648,8 +648,8 @@ class Driver:
                     await self.request(kind, "GET", path, headers={**headers, "HX-Request": "true"})
                     await self.think()
                     continue
-                elif what < 0.85:
-                    path = f"/events/{main}/?round={self.rng.randint(1, self.round)}"
+                elif what < 0.85:  # (a long run's reserve event has no round yet at first)
+                    path = f"/events/{main}/?round={self.rng.randint(1, max(1, self.round))}"
                 elif what < 0.93:
                     path = f"/events/{main}/?page={self.rng.randint(1, pages)}"
                 else:

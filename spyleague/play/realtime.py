@@ -218,6 +218,14 @@ def bots_due_now(*, match_id: int) -> bool | None:
     return bool(bots_pace(match=match, state=state, seats=_bot_seats(match, state)).due)
 
 
+def worker_drives_bots() -> bool:
+    """Whether a worker paces the races' bots (a broker, and Redis answering for the follow-ups),
+    so that a race page's tick need only see that a run of theirs is queued."""
+    return (
+        not settings.CELERY_TASK_ALWAYS_EAGER and bool(settings.REDIS_URL) and not live.PUBLISHING.ongoing()
+    )
+
+
 def bots_follow_up(*, match_id: int) -> float | None:
     """With a Celery broker, queue one run of the bots for when the next bot move is due.
 
