@@ -153,6 +153,11 @@ class GuestSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=80)
 
 
+class BotLevelSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(help_text="The bot's name, as a match's seats and `bots` take it.")
+    level = serializers.CharField(help_text='Its level in words ("Beginner", "Expert").')
+
+
 class GameSerializer(serializers.Serializer[Any]):
     slug = serializers.CharField()
     title = serializers.CharField()
@@ -160,6 +165,7 @@ class GameSerializer(serializers.Serializer[Any]):
     max_seats = serializers.IntegerField()
     lowest_wins = serializers.BooleanField()
     has_engine = serializers.BooleanField()
+    bots = BotLevelSerializer(many=True, help_text="The game's bots online, weakest first.")
 
 
 class EventSerializer(serializers.ModelSerializer[Event]):

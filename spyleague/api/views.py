@@ -23,6 +23,7 @@ from ..clubs.models import Club, Membership, Player, Role
 from ..clubs.selectors import club_list, has_club_role
 from ..core.inputs import IdConverter, row_id
 from ..core.models import Job
+from ..play.levels import levels
 from ..tournaments import services as event_services
 from ..tournaments.models import Event
 from .errors import error_responses
@@ -82,6 +83,9 @@ def game_list(request: Request) -> Response:
             "max_seats": g.seats.stop - 1,
             "lowest_wins": g.lowest_wins,
             "has_engine": g.has_engine,
+            "bots": [{"name": name, "level": level} for name, level in levels(g.slug)]
+            if g.has_engine
+            else [],
         }
         for g in games()
     ]

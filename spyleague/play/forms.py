@@ -4,6 +4,8 @@ from django import forms
 
 from games import engines, most_seats_online
 
+from .levels import all_levels
+
 
 def playable_games() -> list[tuple[str, str]]:
     return [(e.slug, e.title) for e in engines()]
@@ -15,6 +17,4 @@ class MatchForm(forms.Form):
     fill_with_bots = forms.BooleanField(
         required=False, initial=True, label="Fill the empty seats with bots and start now"
     )
-    bot = forms.ChoiceField(
-        choices=[("heuristic", "Heuristic bot"), ("random", "Random bot")], initial="heuristic"
-    )
+    bot = forms.ChoiceField(choices=all_levels, initial="heuristic", label="Bot level")

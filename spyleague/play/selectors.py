@@ -20,6 +20,7 @@ from games import game_info, get_bots, get_engine
 
 from ..core.prepared import Prepared, prefetched
 from ..core.words import and_list
+from .levels import bot_seat_name, level_of
 from .models import Match, MatchSeat
 from .state import match_state
 
@@ -60,7 +61,7 @@ class MatchPicture:
             {
                 "place": self.outcome["places"][s.number],
                 "score": self.outcome["scores"][s.number],
-                "name": s.player.name if s.player else f"{s.bot.capitalize()} bot {s.number + 1}",
+                "name": s.player.name if s.player else bot_seat_name(self.match.game, s.bot, s.number),
                 "seat": s.number,
                 "rating": changes.get(s.player_id) if s.player_id else None,
                 "resigned": s.resigned is not None,
@@ -134,7 +135,12 @@ class MatchPicture:
             "view": self.view,
             "outcome": self.outcome,
             "seats": [
-                {"number": s.number, "player": s.player.name if s.player else None, "bot": s.bot or None}
+                {
+                    "number": s.number,
+                    "player": s.player.name if s.player else None,
+                    "bot": s.bot or None,
+                    "bot_label": level_of(self.match.game, s.bot) if s.bot else None,
+                }
                 for s in self.seats
             ],
             "deadline": self.match.deadline.isoformat() if self.match.deadline else None,

@@ -24,6 +24,7 @@ from ..core.locks import atomic_retrying
 from .bots import default_bot as default_bot
 from .bots import match_run_bots as match_run_bots
 from .clocks import clock_start
+from .levels import all_levels, levels
 from .models import Match, MatchSeat
 from .moves import MoveRejected as MoveRejected
 from .moves import after_change, announce, apply_move, match_locked, player_of, report_on_commit, touch
@@ -236,7 +237,13 @@ def match_start(*, user: Any, match_id: int, fill_with: str | None = None) -> Ma
         bots = get_bots(match.game)
         name = fill_with or default_bot(match.game)
         if name not in bots:
-            raise MoveRejected(f"No bot is called {name!r}.")
+            known = dict(all_levels())
+            offered = ", ".join(level for _, level in levels(match.game))
+            if name in known:
+                raise MoveRejected(
+                    f"{game_info(match.game).title} has no {known[name]} bot yet: choose {offered}."
+                )
+            raise MoveRejected(f"No bot is called {name!r}; choose {offered}.")
         for seat in empty:
             seat.bot = name
             seat.save(update_fields=["bot"])

@@ -23,6 +23,7 @@ from games import engines, game_info, games, get_engine
 from ..core.inputs import MAX_ID, Refused, json_value, whole_number
 from . import bots, live, race_moves, race_view, services
 from .forms import MatchForm
+from .levels import all_levels
 from .live import channel
 from .models import Match
 from .realtime import is_real_time
@@ -60,6 +61,7 @@ def lobby(request: HttpRequest, form: MatchForm | None = None, status: int = 200
             "seats_value": form["seats"].value() if form.is_bound else form.fields["seats"].initial,
             "fill_value": bool(form.data.get("fill_with_bots")) if form.is_bound else True,
             "bot_value": form["bot"].value() if form.is_bound else "heuristic",
+            "bot_levels": all_levels(),
             "playable": playable,
         },
         status=status,

@@ -7,6 +7,8 @@ from typing import Any
 
 from django import template
 
+from ..levels import bot_seat_name, level_of
+
 register = template.Library()
 
 BLACK_SPY_RANKS = {
@@ -71,8 +73,14 @@ def seat_name(seats: list[Any], number: Any) -> str:
         if seat.number == number:
             if seat.player is not None:
                 return str(seat.player.name)
-            return f"{seat.bot.capitalize()} bot {number + 1}" if seat.bot else f"Seat {number + 1}"
+            return bot_seat_name(seat.match.game, seat.bot, number) if seat.bot else f"Seat {number + 1}"
     return f"Seat {int(number) + 1}"
+
+
+@register.filter
+def bot_level(seat: Any) -> str:
+    """A bot's seat's level in words ("Expert")."""
+    return level_of(seat.match.game, seat.bot) if seat.bot else ""
 
 
 @register.filter

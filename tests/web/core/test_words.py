@@ -36,13 +36,12 @@ def test_the_template_filters_join_names_as_a_sentence() -> None:
     assert said == "Gwen and Gus"
     # "Waiting for ..." named the seats to act with a comma after the last when a later seat was
     # not to act ("Waiting for Ann, …").
+    match = SimpleNamespace(game="black-spy")
     seats = [
-        SimpleNamespace(number=0, player=SimpleNamespace(name="Ann"), bot=""),
-        SimpleNamespace(number=1, player=None, bot="heuristic"),
-        SimpleNamespace(number=2, player=SimpleNamespace(name="Cy"), bot=""),
+        SimpleNamespace(number=0, player=SimpleNamespace(name="Ann"), bot="", match=match),
+        SimpleNamespace(number=1, player=None, bot="heuristic", match=match),
+        SimpleNamespace(number=2, player=SimpleNamespace(name="Cy"), bot="", match=match),
     ]
     waiting = Template("{% load cards %}Waiting for {{ seats|seat_names:to_act }}…")
     assert waiting.render(Context({"seats": seats, "to_act": [0]})) == "Waiting for Ann…"
-    assert (
-        waiting.render(Context({"seats": seats, "to_act": [2, 1]})) == "Waiting for Heuristic bot 2 and Cy…"
-    )
+    assert waiting.render(Context({"seats": seats, "to_act": [2, 1]})) == "Waiting for Beginner bot 2 and Cy…"

@@ -161,7 +161,7 @@ def test_the_window_panel_then_an_overdue_window_is_closed_as_let_it_pass_when_t
     match.refresh_from_db()
     assert match.deadline is not None and match.deadline > timezone.now()
     window = ENGINE.view(state, 0)["window"]
-    taunter = f"Heuristic bot {window['taunter'] + 1}"
+    taunter = f"Beginner bot {window['taunter'] + 1}"
 
     client.force_login(ann)
     html = unescape(client.get(reverse("play:match", args=[match.pk])).content.decode())
@@ -210,7 +210,7 @@ def test_a_foil_is_shown_in_the_events_of_every_seat(
             HTTP_HX_REQUEST="true",
         )
     html = unescape(response.content.decode())
-    assert '<li class="ev-foil">Ann FOILED Heuristic bot' in html
+    assert '<li class="ev-foil">Ann FOILED Beginner bot' in html
     banner = html[html.index('class="ms-foiled"') : html.index("</section>", html.index('class="ms-foiled"'))]
     assert "Foiled!" in banner and "escapes to the discard pile" in banner
     client.logout()

@@ -153,7 +153,7 @@ def test_a_seat_sees_the_drawn_circuit_every_piece_its_own_hand_and_the_piles(
     pieces = re.findall(r'<g class="sc-piece[^"]*" data-seat="(\d)"><title>([^<]*)</title>', drawing)
     assert sorted(int(seat) for seat, _ in pieces) == [0, 1, 2, 3]
     assert "Ann (red) on MI5" in [title for _, title in pieces]
-    assert "Heuristic bot 2 (blue) on MI5" in [title for _, title in pieces]
+    assert "Beginner bot 2 (blue) on MI5" in [title for _, title in pieces]
 
     # Ann's hand, the discard pile's top card and the pack: nothing else has a face on the page.
     assert Counter(CARD.findall(section(html, "Your hand"))) == Counter(view["hand"])
@@ -302,7 +302,7 @@ def test_the_challenge_panel_offers_every_legal_challenge_and_tells_the_outcome(
     state = reach_my_window(match, ann, django_capture_on_commit_callbacks)
     match.refresh_from_db()
     assert match.deadline is not None and match.deadline > timezone.now()
-    seeker = f"Heuristic bot {state.window.seeker + 1}"
+    seeker = f"Beginner bot {state.window.seeker + 1}"
     legal = ENGINE.legal(state, 0)
     assert len([a for a in legal if a["type"] == "challenge"]) == 7
 
