@@ -13,7 +13,14 @@ from games import games
 
 from ..clubs.models import Player
 from ..core.inputs import row_id
-from ..ratings.selectors import history_point, leader_lines, leaderboard_rows, rating_history_rows
+from ..ratings.selectors import (
+    bot_level_line,
+    bot_level_rows,
+    history_point,
+    leader_lines,
+    leaderboard_rows,
+    rating_history_rows,
+)
 from .errors import error_responses
 from .views import paged
 
@@ -75,6 +82,31 @@ class GameLeaderboard(GenericAPIView[Any]):
             LeaderRowSerializer,
             lines=lambda page: leader_lines(page, offset=getattr(self.paginator, "offset", 0), **board),
         )
+
+
+class BotLevelRatingSerializer(serializers.Serializer[Any]):
+    bot = serializers.CharField(help_text="The bot's name, as a match's seats take it.")
+    level = serializers.CharField(help_text='Its level in words ("Expert").')
+    rating = serializers.FloatField(help_text="mu - 3 sigma, as for players.")
+    mu = serializers.FloatField()
+    sigma = serializers.FloatField()
+    games = serializers.IntegerField(help_text="Its finished online matches against people.")
+    provisional = serializers.BooleanField(help_text="The uncertainty is still high (the first games).")
+
+
+class GameBotLevels(GenericAPIView[Any]):
+    """The game's bot levels by rating, best first: each rated from its online matches against
+    people (people's own ratings do not move in those), so a player knows what they beat."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = BotLevelRatingSerializer
+
+    @extend_schema(
+        parameters=[_game_parameter()],
+        responses={200: BotLevelRatingSerializer(many=True), **error_responses()},
+    )
+    def get(self, request: Request, game: str) -> Response:
+        return paged(self, bot_level_rows(game=game), BotLevelRatingSerializer, each=bot_level_line)
 
 
 class PlayerRatingHistory(GenericAPIView[Any]):

@@ -56,6 +56,7 @@ urlpatterns = [
     path("matches/<id:pk>/abandon/", play_views.match_abandon, name="api-match-abandon"),
     path("matches/<id:pk>/rematch/", play_views.match_rematch, name="api-match-rematch"),
     path("leaderboards/<str:game>/", ratings_views.GameLeaderboard.as_view(), name="api-leaderboard"),
+    path("leaderboards/<str:game>/bots/", ratings_views.GameBotLevels.as_view(), name="api-leaderboard-bots"),
     path(
         "players/<id:pk>/ratings/<str:game>/",
         ratings_views.PlayerRatingHistory.as_view(),

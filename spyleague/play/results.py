@@ -34,7 +34,17 @@ def match_report_result(*, match_id: int) -> None:
             return
         seats = list(match.seat_set.select_related("player"))
         if any(seat.player is None for seat in seats):
-            return  # bots play for fun: only all-human matches are rated
+            # Bots play for fun: only all-human matches are reported. Their levels are rated
+            # against the people they played (``ratings.services.bot_levels_rate``).
+            from ..ratings.services import bot_levels_rate
+
+            places = match.outcome["places"]
+            # A person who resigned (a bot played on for them) counts as the person, placed last.
+            played = [
+                (seat.player_id, "" if seat.player_id else seat.bot, places[seat.number]) for seat in seats
+            ]
+            bot_levels_rate(game=match.game, match_id=match.pk, seats=played)
+            return
         data = {"match": match.pk, "outcome": match.outcome}
         bots = [seat.number for seat in seats if seat.bot and seat.resigned is None]  # a resigner lost
         if bots:

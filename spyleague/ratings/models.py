@@ -105,3 +105,39 @@ def _title(game: str) -> str:
         return game_info(game).title
     except UnknownGame:
         return game
+
+
+class BotRating(models.Model):
+    """A bot level's rating in a game, from its finished online matches against people (as lichess
+    rates its engine's levels): what a player beats when they beat it. People's own ratings do
+    not move in those matches (they follow people playing people)."""
+
+    game = models.CharField(max_length=30)
+    bot = models.CharField(max_length=30, help_text="The bot's name in the game's BOTS.")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text="mu - 3 sigma, as for players.")
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "-ordinal"]
+        constraints = [models.UniqueConstraint(fields=["game", "bot"], name="one_rating_per_bot_level")]
+
+    def __str__(self) -> str:
+        return f"{self.bot} bot, {_title(self.game)}: {self.ordinal:.1f}"
+
+    @property
+    def provisional(self) -> bool:
+        return is_provisional(self.sigma)
+
+
+class BotRatedMatch(models.Model):
+    """An online match counted in its bots' ratings: each counts once, however often its end is
+    reported."""
+
+    match_id = models.BigIntegerField(unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Match {self.match_id}, rated for its bots"

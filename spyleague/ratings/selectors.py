@@ -10,8 +10,9 @@ from django.db.models import Exists, F, OuterRef, QuerySet
 from pairing.ratings import is_provisional
 
 from ..clubs.models import Membership, Player
+from ..play.levels import level_of
 from ..scores.models import ResultLine
-from .models import Rating, RatingPoint
+from .models import BotRating, Rating, RatingPoint
 
 # The board's order: best rating first, equal ratings by the player's id, which makes it total
 # (a place is the same on every page, and a page never repeats or skips a player) and is the
@@ -173,3 +174,21 @@ def result_rating_changes(*, result_id: int, game: str) -> dict[int, dict[str, f
             "change": round(point.ordinal - before, 1),
         }
     return out
+
+
+def bot_level_rows(*, game: str) -> QuerySet[BotRating]:
+    """The game's bot levels by rating, best first (a query, paged like every list)."""
+    return BotRating.objects.filter(game=game).order_by("-ordinal", "bot")
+
+
+def bot_level_line(rating: BotRating) -> dict[str, Any]:
+    """A bot level's line of the board: its name and level in words, its rating and games."""
+    return {
+        "bot": rating.bot,
+        "level": level_of(rating.game, rating.bot),
+        "rating": round(rating.ordinal, 1),
+        "mu": rating.mu,
+        "sigma": rating.sigma,
+        "games": rating.games,
+        "provisional": rating.provisional,
+    }

@@ -21,7 +21,7 @@ recompute take turns, so they never collide on a row.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Any, cast
 
@@ -35,7 +35,7 @@ from ..core.jobs import job_lock, job_queue
 from ..core.locks import Busy
 from ..core.models import Job
 from ..scores.models import Result, ResultLine
-from .models import Rating, RatingPoint, RatingState
+from .models import BotRatedMatch, BotRating, Rating, RatingPoint, RatingState
 
 Progress = Callable[[int, int, str], None]
 RATER = Rater()
@@ -298,3 +298,55 @@ def _history_write(rows: Iterable[tuple[int, str, int, datetime, float, float, f
         ),
         batch_size=2000,
     )
+
+
+def bot_levels_rate(*, game: str, match_id: int, seats: Sequence[tuple[int | None, str, int]]) -> bool:
+    """Rate the bot levels of a finished online match from its result against the people in it.
+
+    ``seats``: for each seat (player id or None, bot name or "", place). Each bot seat is rated
+    against every other seat with the people's current ratings (a person not rated yet counts as
+    new); only the bots' ratings move (a level seated twice takes the mean of its two). Counted
+    once a match (``BotRatedMatch``); False when there was nothing to rate (no person, no bot)."""
+    people = [player for player, bot, _ in seats if player is not None and not bot]
+    levels = sorted({bot for player, bot, _ in seats if bot and player is None})
+    if not people or not levels:
+        return False
+    with transaction.atomic():
+        _, created = BotRatedMatch.objects.get_or_create(match_id=match_id)
+        if not created:
+            return False
+        for bot in levels:  # each level's row, made once, then locked in one order
+            BotRating.objects.get_or_create(
+                game=game,
+                bot=bot,
+                defaults={"mu": RATER.model.mu, "sigma": RATER.model.sigma, "ordinal": 0.0},
+            )
+        bots = {
+            r.bot: r
+            for r in BotRating.objects.select_for_update().filter(game=game, bot__in=levels).order_by("bot")
+        }
+        ratings = {
+            r.player_id: (r.mu, r.sigma) for r in Rating.objects.filter(game=game, player_id__in=people)
+        }
+        current: dict[int, tuple[float, float]] = {}
+        for number, (player, bot, _) in enumerate(seats):
+            if bot and player is None:
+                current[number] = (bots[bot].mu, bots[bot].sigma)
+            elif player in ratings:
+                current[number] = ratings[player]
+        rated = rate_result(
+            [(number, place) for number, (_, _, place) in enumerate(seats)], current, rater=RATER
+        )
+        after: dict[str, list[tuple[float, float]]] = {bot: [] for bot in levels}
+        for number, mu, sigma in rated:
+            player, bot, _ = seats[number]
+            if bot and player is None:
+                after[bot].append((mu, sigma))
+        for bot, moved in after.items():
+            rating = bots[bot]
+            rating.mu = sum(mu for mu, _ in moved) / len(moved)
+            rating.sigma = sum(sigma for _, sigma in moved) / len(moved)
+            rating.ordinal = rating.mu - Z * rating.sigma
+            rating.games += 1
+            rating.save(update_fields=["mu", "sigma", "ordinal", "games", "updated"])
+    return True

@@ -11,13 +11,14 @@ from pairing.ratings import PROVISIONAL_SIGMA
 
 from ..clubs.models import Club
 from ..tournaments.models import League
-from .selectors import leader_lines, leaderboard_rows
+from .selectors import bot_level_line, bot_level_rows, leader_lines, leaderboard_rows
 
 # Players on a page of the leaderboard; the page is read with the SQL's LIMIT and OFFSET.
 BOARD_PER_PAGE = 100
 # The clubs and seasons offered in the filters: the viewer's own clubs (and the one shown).
 CLUBS_OFFERED = 50
 LEAGUES_OFFERED = 100
+BOT_LEVELS_SHOWN = 20
 
 
 def leaderboards(request: HttpRequest) -> HttpResponse:
@@ -59,5 +60,7 @@ def leaderboards(request: HttpRequest) -> HttpResponse:
             "clubs": clubs,
             "leagues": League.objects.filter(club=club).order_by("-starts")[:LEAGUES_OFFERED] if club else [],
             "provisional_sigma": PROVISIONAL_SIGMA,
+            # A game has a few levels: the first BOT_LEVELS_SHOWN of them (the API pages them all).
+            "bot_levels": [bot_level_line(r) for r in bot_level_rows(game=game)[:BOT_LEVELS_SHOWN]],
         },
     )

@@ -325,6 +325,7 @@ def build_world() -> World:
             world.add("GET", "/api/players/{id}/ratings/{game}/", path={"id": str(person.pk), "game": game})
     for game in games:
         world.add("GET", "/api/leaderboards/{game}/", path={"game": game})
+        world.add("GET", "/api/leaderboards/{game}/bots/", path={"game": game})
     for c in clubs:
         world.add("GET", "/api/leaderboards/{game}/", path={"game": "black-spy"}, query={"club": c.slug})
     world.add(

@@ -380,6 +380,7 @@ op(
     row(ANON, HIDDEN, HIDDEN, HIDDEN, HIDDEN, HIDDEN, 200),
 )
 op("GET", "/api/leaderboards/{game}/", "Black Spy's leaderboard", lambda w: {"game": "black-spy"}, PUBLIC)
+op("GET", "/api/leaderboards/{game}/bots/", "Black Spy's bot levels", lambda w: {"game": "black-spy"}, PUBLIC)
 
 # --- matches ---------------------------------------------------------------------------------------
 # Columns of row(): anonymous, stranger, player, seated, scorer, other_organiser, organiser.

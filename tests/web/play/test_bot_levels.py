@@ -102,3 +102,35 @@ def test_the_api_lists_each_game_s_bots_with_their_levels(client: Any) -> None:
         assert listed[engine.slug]["bots"] == [
             {"name": name, "level": level} for name, level in levels.levels(engine.slug)
         ]
+
+
+def test_a_level_is_rated_from_its_matches_against_people_once_each(client: Any, make_user: Any) -> None:
+    from spyleague.play.results import match_report_result
+    from spyleague.ratings.models import BotRating, Rating
+
+    from .test_play_flow import play_out
+
+    ann = make_user(username="ann")
+    before = None
+    for seed in range(3):
+        match = services.match_create(
+            user=ann, game="race-to-ten", seats=2, seed=seed, options={"target": 6}, bots={1: "random"}
+        )
+        services.match_start(user=ann, match_id=match.pk)
+        play_out(match, {0: ann})
+        match.refresh_from_db()
+        assert match.status == Match.Status.FINISHED
+        rating = BotRating.objects.get(game="race-to-ten", bot="random")
+        assert rating.games == seed + 1
+        if before is not None:
+            assert (rating.mu, rating.sigma) != before and rating.sigma < before[1]  # it moved, surer
+        before = (rating.mu, rating.sigma)
+        match_report_result(match_id=match.pk)  # its end reported again (a sweep): counted once
+        assert BotRating.objects.get(pk=rating.pk).games == seed + 1
+    assert not Rating.objects.filter(player=ann.player).exists()  # the person's rating did not move
+    listed = client.get("/api/leaderboards/race-to-ten/bots/").json()
+    assert [(b["bot"], b["level"], b["games"]) for b in listed["results"]] == [("random", "Novice", 3)]
+    assert listed["results"][0]["rating"] == round(before[0] - 3 * before[1], 1)
+    page = client.get(reverse("ratings:leaderboards") + "?game=race-to-ten").content.decode()
+    assert "Bot levels" in page and "<td>Novice</td>" in page
+    assert client.get("/api/leaderboards/black-spy/bots/").json()["results"] == []
