@@ -33,6 +33,7 @@ class HeuristicBot:
     """
 
     name = "heuristic"
+    label = "Beginner"
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:
