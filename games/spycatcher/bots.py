@@ -429,10 +429,42 @@ def rollout(engine: Spycatcher, state: SpycatcherState, seat: int, policy: Bot, 
     return evaluate(engine, state, seat)
 
 
-def _search_bot(name: str, label: str, samples: int) -> SearchBot:
-    return SearchBot(
-        ENGINE, determinize, name=name, label=label, policy=HeuristicBot(), samples=samples, rollout=rollout
-    )
+#: The phases where the expert searches; drawing and discarding it leaves to the heuristic.
+SEARCHED: Final = frozenset({"roll", "move", "seek", "window", "give", "replace"})
+
+
+class ExpertBot:
+    """The heuristic's choice, unless a search (``SearchBot``) finds a better one.
+
+    The heuristic's action is put first among the legal actions, so that the search keeps it
+    on a tie (the samples are shared by every action, so that only real differences count).
+    """
+
+    def __init__(self, name: str, label: str, samples: int, max_seconds: float = 1.0) -> None:
+        self.name, self.label = name, label
+        self.heuristic = HeuristicBot()
+        self.search = SearchBot(
+            ENGINE,
+            determinize,
+            name=name,
+            label=label,
+            policy=self.heuristic,
+            samples=samples,
+            max_seconds=max_seconds,
+            rollout=rollout,
+        )
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        guess = self.heuristic.choose(view, legal, rng)
+        if view["phase"] not in SEARCHED or len(legal) == 1:
+            self.search.last_samples = 0
+            return guess
+        ordered = [guess, *(a for a in legal if a != guess)]
+        return self.search.choose(view, ordered, rng)
+
+
+def _search_bot(name: str, label: str, samples: int) -> ExpertBot:
+    return ExpertBot(name, label, samples)
 
 
 BOTS: Final[dict[str, Bot]] = {

@@ -10,7 +10,7 @@ import pytest
 
 from games.core.search import SearchBot
 from games.spycatcher import ENGINE, SpycatcherState
-from games.spycatcher.bots import BOTS, HeuristicBot, determinize, rollout
+from games.spycatcher.bots import BOTS, ExpertBot, HeuristicBot, determinize, rollout
 from games.spycatcher.engine import WINDOW
 
 
@@ -79,7 +79,7 @@ def small(samples: int = 2) -> SearchBot:
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "intermediate", "expert"])
 def test_every_level_has_a_label_and_plays_legal_moves(name: str) -> None:
-    bot = BOTS[name] if name in ("random", "heuristic") else small(1)
+    bot = BOTS[name] if name in ("random", "heuristic") else ExpertBot(name, "Expert", 1)
     assert BOTS[name].label in {"Novice", "Beginner", "Intermediate", "Expert"}
     for i, (state, seat) in enumerate(positions(4, 60)):
         legal = ENGINE.legal(state, seat)
@@ -126,3 +126,19 @@ def test_the_sample_budget_is_respected() -> None:
         calls.clear()
         bot.choose(ENGINE.view(state, seat), legal, random.Random(i))
         assert len(calls) == (0 if len(legal) == 1 else 3) == bot.last_samples
+
+
+def test_the_expert_searches_only_where_it_matters_and_keeps_the_heuristic_on_a_tie() -> None:
+    expert = ExpertBot("expert", "Expert", 2)
+    searched = 0
+    for i, (state, seat) in enumerate(positions(3, 80)):
+        view, legal = ENGINE.view(state, seat), ENGINE.legal(state, seat)
+        move = expert.choose(view, legal, random.Random(i))
+        assert move in legal
+        if state.phase in ("draw", "discard") or len(legal) == 1:
+            assert expert.search.last_samples == 0
+            assert move == HeuristicBot().choose(view, legal, random.Random(i))
+        else:
+            assert expert.search.last_samples == 2
+            searched += 1
+    assert searched > 5
