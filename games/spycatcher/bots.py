@@ -419,14 +419,21 @@ def evaluate(engine: Spycatcher, state: SpycatcherState, seat: int) -> float:
 
 
 def rollout(engine: Spycatcher, state: SpycatcherState, seat: int, policy: Bot, rng: random.Random) -> float:
-    """Play ``ROLLOUT_MOVES`` moves with ``policy`` in every seat, then judge the position."""
+    """Play ``ROLLOUT_MOVES`` moves with ``policy`` in every seat, judging the position after each:
+    the mean of those judgements, so that a permission card gained sooner counts for more
+    (judged only at the end, a seek now and the same seek a turn later looked alike)."""
+    worth = evaluate(engine, state, seat)
+    count = 1
     for _ in range(ROLLOUT_MOVES):
         acting = engine.to_act(state)
         if not acting:
             break
         s = min(acting)
         state = engine.apply(state, s, policy.choose(engine.view(state, s), engine.legal(state, s), rng))
-    return evaluate(engine, state, seat)
+        worth += evaluate(engine, state, seat)
+        count += 1
+    final = evaluate(engine, state, seat)
+    return (worth + final * (ROLLOUT_MOVES + 1 - count)) / (ROLLOUT_MOVES + 1)
 
 
 #: The phases where the expert searches; drawing and discarding it leaves to the heuristic.
@@ -470,8 +477,8 @@ def _search_bot(name: str, label: str, samples: int) -> ExpertBot:
 BOTS: Final[dict[str, Bot]] = {
     "random": RandomBot(),
     "heuristic": HeuristicBot(),
-    "intermediate": _search_bot("intermediate", "Intermediate", 2),
-    "expert": _search_bot("expert", "Expert", 8),
+    "intermediate": _search_bot("intermediate", "Intermediate", 6),
+    "expert": _search_bot("expert", "Expert", 24),
 }
 
 
