@@ -42,6 +42,7 @@ def danger(code: str) -> int:
 
 class HeuristicBot:
     name = "heuristic"
+    label = "Beginner"
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:

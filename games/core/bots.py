@@ -10,6 +10,7 @@ from .protocol import Action
 
 class Bot(Protocol):
     name: str
+    label: str
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action: ...
 
@@ -18,6 +19,7 @@ class RandomBot:
     """Plays a uniformly random legal action. The baseline for every game."""
 
     name = "random"
+    label = "Novice"
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:

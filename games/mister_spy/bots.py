@@ -69,6 +69,7 @@ def _leader(view: dict[str, Any], exclude: int | None = None) -> int:
 
 class HeuristicBot:
     name = "heuristic"
+    label = "Beginner"
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:

@@ -66,6 +66,7 @@ def _path_step(start: str, goals: set[str], danger: set[str], budget: int) -> tu
 
 class HeuristicBot:
     name = "heuristic"
+    label = "Beginner"
 
     def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
         if not legal:

@@ -19,11 +19,12 @@ import random
 from collections.abc import Mapping
 from typing import Any, Final
 
-from games.core import Action, Bot, RandomBot, chance
+from games.core import Action, Bot, LogEntry, RandomBot, chance
+from games.core.search import SearchBot, utility
 
-from .board import ACTION, CENTRE, CHALLENGE, Board
-from .cards import MASTERS, NUMBER, SUIT, SUITS, is_master, runs, total
-from .engine import ENGINE, Spycatcher, SpycatcherState
+from .board import ACTION, CENTRE, CHALLENGE, Board, Instruction
+from .cards import DECK, MASTERS, NUMBER, SUIT, SUITS, is_master, runs, sort_cards, total
+from .engine import ENGINE, Moving, Spycatcher, SpycatcherState, Window
 
 FAR: Final = 99
 
@@ -94,6 +95,7 @@ def beat_chance(my_total: int, suit: str, seen: set[str]) -> float:
 
 class HeuristicBot:
     name = "heuristic"
+    label = "Beginner"
 
     def __init__(self, boards: Mapping[str, Board] | None = None) -> None:
         self._boards = dict(ENGINE.boards if boards is None else boards)
@@ -245,7 +247,239 @@ class HeuristicBot:
         return max(legal, key=lambda a: (score(a), a["to"]))
 
 
-BOTS: Final[dict[str, Bot]] = {"random": RandomBot(), "heuristic": HeuristicBot()}
+# The expert: search over hidden states ---------------------------------------------------
+
+
+def _instruction(board: Board, events: list[dict[str, Any]]) -> Instruction | None:
+    """The instruction a give / replace choice waits on: the newest one in the events."""
+    for event in reversed(events):
+        if event.get("event") == "instruction":
+            source = event["from"]
+            if source in board.cards:
+                return board.cards[source].instruction
+            return board.squares[board.index[source]].instruction
+    return None
+
+
+def _this_turn(events: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The events of ``seat``'s turn so far (as far as the view's events reach back)."""
+    out: list[dict[str, Any]] = []
+    for event in reversed(events):
+        out.append(event)
+        if event.get("event") == "draw" and event.get("seat") == seat:
+            break
+    out.reverse()
+    return out
+
+
+def determinize(
+    view: dict[str, Any], rng: random.Random, engine: Spycatcher | None = None
+) -> SpycatcherState:
+    """A full state the game could be in, given ``view``: the other hands, the pack, the discard
+    pile under its top card, a seeker's face-down cards and the location packs' order are
+    sampled (cards seen taken from the discard pile stay with their taker); the dice get a fresh
+    seed. ``engine.view(state, view["seat"]) == view``."""
+    engine = engine or ENGINE
+    board = engine.boards[view["board"]]
+    n: int = view["seats"]
+    me: int = view["seat"]
+    events: list[dict[str, Any]] = view["events"]
+    sizes: list[int] = view["hands"]
+    window = view["window"]
+    top = view["discard"]["top"]
+    known: set[str] = set(view["hand"])
+    if top is not None:
+        known.add(top)
+    answered: list[tuple[int, tuple[str, ...]]] = []
+    if window is not None:
+        for challenge in window["challenges"]:
+            known.update(challenge["cards"])
+        if window["cards"] is not None:
+            known.update(window["cards"])
+    # cards seen taken from the discard pile, still in the taker's hand
+    held: list[list[str]] = [[] for _ in range(n)]
+    for event in events:
+        kind, seat = event.get("event"), event.get("seat", -1)
+        if kind == "draw" and event.get("from") == "discard" and seat != me:
+            held[seat].append(event["card"])
+        elif kind == "discard" and event["card"] in held[seat]:
+            held[seat].remove(event["card"])
+        elif kind == "challenge_played":
+            held[seat] = [c for c in held[seat] if c not in event["cards"]]
+        elif kind in ("seek", "instruction"):
+            held[seat] = []  # face-down cards left the hand, or the hand may have been replaced
+    unknown = [c for c in DECK if c not in known]
+    for seat in range(n):
+        held[seat] = [c for c in held[seat] if c in unknown][: sizes[seat]]
+    reserved = {c for cards in held for c in cards}
+    pool = [c for c in unknown if c not in reserved]
+    rng.shuffle(pool)
+    seeker_cards: tuple[str, ...] = ()
+    if window is not None:
+        if window["cards"] is not None:
+            seeker_cards = tuple(window["cards"])
+        else:
+            suit = window["circle"]
+            if window["face_down"] == 1:
+                seeker_cards = (MASTERS[suit],)
+            else:
+                options = list(runs(pool, suit))
+                seeker_cards = options[rng.randrange(len(options))]
+            pool = [c for c in pool if c not in seeker_cards]
+    hands: list[tuple[str, ...]] = []
+    for seat in range(n):
+        if seat == me:
+            hands.append(tuple(view["hand"]))
+            continue
+        need = sizes[seat] - len(held[seat])
+        hands.append(sort_cards([*held[seat], *pool[:need]]))
+        pool = pool[need:]
+    below = view["discard"]["cards"] - (1 if top is not None else 0)
+    discard = (*pool[:below], *([top] if top is not None else []))
+    pack = tuple(pool[below:])
+    assert len(pack) == view["pack"], (len(pack), view["pack"])
+    taken = {p["card"] for row in view["permissions"] for p in row}
+    locations = []
+    for suit in SUITS:
+        ids = [card.id for card in board.packs[suit] if card.id not in taken]
+        rng.shuffle(ids)
+        locations.append(tuple(ids))
+    turn: int = view["turn"]
+    first: int = view["first"]
+    rnd: int = view["round"]
+    turns = (rnd - 1) * n + (turn - first) % n + 1 if rnd else 0
+    now = _this_turn(events, turn)
+    obeyed = frozenset(
+        board.index[e["from"]] for e in now if e.get("event") == "instruction" and e["from"] in board.index
+    )
+    rolled_again = any(e.get("event") == "instruction" and e.get("do") == "roll_again" for e in now)
+    log: LogEntry | None = None
+    for event in events:
+        log = LogEntry(event, log)
+    opts = view["options"]
+    moving = None
+    if view["moving"] is not None:
+        moving = Moving(tuple(board.index[s] for s in view["moving"]["to"]), view["moving"]["die_move"])
+    win = None
+    if window is not None:
+        answers = [(c["seat"], tuple(c["cards"])) for c in window["challenges"]]
+        waiting = frozenset(window["waiting"])
+        played = {s for s, _ in answers}
+        declined = [s for s in range(n) if s != window["seeker"] and s not in waiting and s not in played]
+        answered = [*answers, *((s, ()) for s in declined)]
+        win = Window(window["seeker"], window["circle"], seeker_cards, waiting, tuple(answered))
+    pending = _instruction(board, events) if view["instruction"] is not None else None
+    return SpycatcherState(
+        seats=n,
+        seed=rng.getrandbits(63),
+        board=board,
+        options=dict(opts),
+        hand_size=opts["hand_size"],
+        may_stay=opts["may_stay"],
+        turn_limit=opts["turn_limit"],
+        pack=pack,
+        top=0,
+        discard=discard,
+        hands=tuple(hands),
+        positions=tuple(board.index[p] for p in view["positions"]),
+        permissions=tuple(tuple(p["card"] for p in row) for row in view["permissions"]),
+        locations=tuple(locations),
+        first=first,
+        turn=turn,
+        phase=view["phase"],
+        turns=turns,
+        roll=view["roll"],
+        rolls=0,
+        shuffles=0,
+        rolled_again=rolled_again,
+        obeyed=obeyed,
+        must_move=frozenset(view["must_move"]),
+        missing=tuple(view["missed_turns"]),
+        moving=moving,
+        window=win,
+        instruction=pending,
+        log=log,
+    )
+
+
+#: Moves a rollout plays before the position is judged (a whole game is far longer).
+ROLLOUT_MOVES: Final = 40
+
+
+def evaluate(engine: Spycatcher, state: SpycatcherState, seat: int) -> float:
+    """A position's worth to ``seat`` in [0, 1]: the outcome when over, otherwise how its
+    permission cards compare with the best other player's."""
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        return utility(tuple(outcome.places), seat)
+    held = [len(p) for p in state.permissions]
+    mine = held[seat]
+    best_other = max(h for s, h in enumerate(held) if s != seat)
+    return min(1.0, max(0.0, 0.5 + 0.12 * (mine - best_other) + 0.03 * mine))
+
+
+def rollout(engine: Spycatcher, state: SpycatcherState, seat: int, policy: Bot, rng: random.Random) -> float:
+    """Play ``ROLLOUT_MOVES`` moves with ``policy`` in every seat, judging the position after each:
+    the mean of those judgements, so that a permission card gained sooner counts for more
+    (judged only at the end, a seek now and the same seek a turn later looked alike)."""
+    worth = evaluate(engine, state, seat)
+    count = 1
+    for _ in range(ROLLOUT_MOVES):
+        acting = engine.to_act(state)
+        if not acting:
+            break
+        s = min(acting)
+        state = engine.apply(state, s, policy.choose(engine.view(state, s), engine.legal(state, s), rng))
+        worth += evaluate(engine, state, seat)
+        count += 1
+    final = evaluate(engine, state, seat)
+    return (worth + final * (ROLLOUT_MOVES + 1 - count)) / (ROLLOUT_MOVES + 1)
+
+
+#: The phases where the expert searches; drawing and discarding it leaves to the heuristic.
+SEARCHED: Final = frozenset({"roll", "move", "seek", "window", "give", "replace"})
+
+
+class ExpertBot:
+    """The heuristic's choice, unless a search (``SearchBot``) finds a better one.
+
+    The heuristic's action is put first among the legal actions, so that the search keeps it
+    on a tie (the samples are shared by every action, so that only real differences count).
+    """
+
+    def __init__(self, name: str, label: str, samples: int, max_seconds: float = 1.0) -> None:
+        self.name, self.label = name, label
+        self.heuristic = HeuristicBot()
+        self.search = SearchBot(
+            ENGINE,
+            determinize,
+            name=name,
+            label=label,
+            policy=self.heuristic,
+            samples=samples,
+            max_seconds=max_seconds,
+            rollout=rollout,
+        )
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        guess = self.heuristic.choose(view, legal, rng)
+        if view["phase"] not in SEARCHED or len(legal) == 1:
+            self.search.last_samples = 0
+            return guess
+        ordered = [guess, *(a for a in legal if a != guess)]
+        return self.search.choose(view, ordered, rng)
+
+
+def _search_bot(name: str, label: str, samples: int) -> ExpertBot:
+    return ExpertBot(name, label, samples)
+
+
+BOTS: Final[dict[str, Bot]] = {
+    "random": RandomBot(),
+    "heuristic": HeuristicBot(),
+    "intermediate": _search_bot("intermediate", "Intermediate", 6),
+    "expert": _search_bot("expert", "Expert", 24),
+}
 
 
 def play_game(

@@ -6,9 +6,11 @@ import random
 import time
 from typing import Any
 
+import pytest
+
 from games.core import Bot
 from games.spy_vs_spy import ENGINE
-from games.spy_vs_spy.bots import BOTS
+from games.spy_vs_spy.bots import BOTS, LevelBot, paced_game
 
 from .helpers import play
 
@@ -22,8 +24,14 @@ def _place(pile: int) -> dict[str, Any]:
 
 
 def test_the_bots_are_registered() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "intermediate", "expert"}
     assert all(bot.name == name for name, bot in BOTS.items())
+    assert [BOTS[n].label for n in ("random", "heuristic", "intermediate", "expert")] == [
+        "Novice",
+        "Beginner",
+        "Intermediate",
+        "Expert",
+    ]
 
 
 def test_heuristic_keeps_the_same_ranks_together() -> None:
@@ -98,3 +106,32 @@ def test_heuristic_bots_win_against_random_bots() -> None:
         assert outcome is not None
         wins += outcome.places[0] == 1
     assert wins >= 14
+
+
+def test_the_levels_race_faster_and_judge_no_worse_as_they_rise() -> None:
+    levels = [BOTS[n] for n in ("random", "heuristic", "intermediate", "expert")]
+    paces = [bot.cards_per_minute for bot in levels]
+    judgements = [bot.judgement for bot in levels]
+    assert paces == sorted(paces) and len(set(paces)) == 4
+    assert judgements == sorted(judgements) and judgements[0] == 0.0
+
+
+def test_a_level_with_some_judgement_mixes_the_heuristic_and_random_choices() -> None:
+    bot = LevelBot("half", "Half", 60, 0.5)
+    view = _view([["5S"], ["6H"], ["QD"], ["2C"]], "5D")
+    legal = [_place(0), _place(1)]
+    picks = {bot.choose(view, legal, random.Random(seed))["pile"] for seed in range(40)}
+    assert picks == {0, 1}
+    assert {
+        LevelBot("all", "All", 60, 1.0).choose(view, legal, random.Random(s))["pile"] for s in range(40)
+    } == {0}
+    with pytest.raises(ValueError):
+        LevelBot("bad", "Bad", 60, 1.5)
+
+
+def test_a_paced_game_is_played_to_the_end_the_same_way_every_time() -> None:
+    slow, fast = LevelBot("slow", "Slow", 10, 1.0), LevelBot("fast", "Fast", 600, 1.0)
+    outcome = paced_game([slow, fast], 3)
+    assert sorted(outcome.places) in ([1, 2], [1, 1])
+    assert paced_game([slow, fast], 3) == outcome
+    assert paced_game([BOTS["random"], BOTS["expert"], BOTS["heuristic"]], 4).places != ()

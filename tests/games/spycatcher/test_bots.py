@@ -34,7 +34,7 @@ def sought(
 
 
 def test_bots_are_registered_by_name_and_follow_the_bot_protocol() -> None:
-    assert set(BOTS) == {"random", "heuristic"}
+    assert set(BOTS) == {"random", "heuristic", "intermediate", "expert"}
     assert isinstance(BOTS["random"], RandomBot)
     for name, bot in BOTS.items():
         assert bot.name == name and callable(bot.choose)
