@@ -46,7 +46,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games import get_engine
+from games import get_bots, get_engine
 
 from ..core.queue import send_task_safely, within_deadline
 from . import live
@@ -68,12 +68,18 @@ def is_real_time(engine: Any) -> bool:
     return bool(getattr(engine, "real_time", False))
 
 
-def cards_per_second(match: Match) -> float:
-    """The bots' speed in this match."""
+def cards_per_second(match: Match, bot: str | None = None) -> float:
+    """A bot's speed in this match: the pace of the bot's level (``cards_per_minute`` of the game's
+    bot ``bot``) unless the match sets a speed of its own (its option ``bot_cards_per_minute``,
+    other than the option's default, which the lobby's form sends as it is), else that option."""
     spec = (getattr(get_engine(match.game), "options", None) or {}).get(BOT_SPEED_OPTION)
+    default = spec.default if spec is not None else DEFAULT_CARDS_PER_MINUTE
     value = (match.options or {}).get(BOT_SPEED_OPTION)
     if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-        value = spec.default if spec is not None else DEFAULT_CARDS_PER_MINUTE
+        value = default
+    pace = getattr(get_bots(match.game).get(bot or ""), "cards_per_minute", None)
+    if value == default and isinstance(pace, int | float) and not isinstance(pace, bool) and pace > 0:
+        value = pace
     return float(value) / 60.0
 
 
@@ -156,14 +162,16 @@ def _race_start(match: Match, began: int, speed: float) -> float:
 
 
 def bots_pace(*, match: Match, state: Any, seats: Sequence[int], now: float | None = None) -> Pace:
-    """Which of the bot ``seats`` (all able to act) may move now, at the match's bot speed."""
+    """Which of the bot ``seats`` (all able to act) may move now, each at its speed
+    (``cards_per_second``: the match's, or its level's)."""
     if not seats:
         return Pace([], None)
     engine = get_engine(match.game)
     now = timezone.now().timestamp() if now is None else now
-    speed = cards_per_second(match)
+    bots = {s.number: s.bot for s in match.seat_set.all()}
+    speeds = {seat: cards_per_second(match, bots.get(seat)) for seat in seats}
     began = int(getattr(engine, "race_started", lambda s: 0)(state))
-    go = _race_start(match, began, speed) + RACE_PAUSE
+    go = _race_start(match, began, max(speeds.values())) + RACE_PAUSE
     limit = (STREAK + 1) * len(seats)
     rows = list(
         Move.objects.filter(match=match, seat__in=list(seats), number__gt=began)
@@ -178,6 +186,7 @@ def bots_pace(*, match: Match, state: Any, seats: Sequence[int], now: float | No
     for seat in sorted(seats):
         streak = streaks[seat][:STREAK]
         whole = len(rows) < limit and len(streaks[seat]) <= STREAK
+        speed = speeds[seat]
         if moves_due(now=now, speed=speed, streak=streak, go=go, whole=whole) > 0:
             due.append(seat)
         else:

@@ -134,3 +134,19 @@ def test_a_level_is_rated_from_its_matches_against_people_once_each(client: Any,
     page = client.get(reverse("ratings:leaderboards") + "?game=race-to-ten").content.decode()
     assert "Bot levels" in page and "<td>Novice</td>" in page
     assert client.get("/api/leaderboards/black-spy/bots/").json()["results"] == []
+
+
+def test_a_racing_bot_keeps_its_level_s_pace_unless_the_match_sets_a_speed(make_user: Any) -> None:
+    from spyleague.play import realtime
+
+    ann = make_user(username="ann")
+    bots = get_bots("spy-vs-spy")
+    paced = {name: bot.cards_per_minute for name, bot in bots.items() if hasattr(bot, "cards_per_minute")}
+    assert len(paced) >= 2 and len(set(paced.values())) == len(paced)  # each level its own pace
+    plain = services.match_create(user=ann, game="spy-vs-spy", seats=2)
+    lobby = services.match_create(user=ann, game="spy-vs-spy", seats=2, options={"bot_cards_per_minute": 90})
+    fast = services.match_create(user=ann, game="spy-vs-spy", seats=2, options={"bot_cards_per_minute": 600})
+    for name, pace in paced.items():
+        assert realtime.cards_per_second(plain, name) == pytest.approx(pace / 60)
+        assert realtime.cards_per_second(lobby, name) == pytest.approx(pace / 60)  # the form's default
+        assert realtime.cards_per_second(fast, name) == pytest.approx(10.0)  # the match's own speed
