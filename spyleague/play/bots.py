@@ -21,10 +21,9 @@ from django.db import OperationalError, transaction
 from games import get_bots, get_engine
 from games.core import chance
 
-from ..core.prepared import prefetched
 from . import realtime
-from .models import Match, MatchSeat
-from .moves import announce, apply_move, match_locked
+from .models import Match
+from .moves import announce, apply_move, match_locked, match_snapshot
 from .state import match_state
 
 MAX_BOT_MOVES_PER_RUN = 2000
@@ -55,12 +54,10 @@ def _ask(match_id: int) -> tuple[Asked | None, bool]:
     transaction (the match at a version, its state, the seat's view and legal actions, the rng of
     that version and seat); and whether the match is a real-time one. None when no bot is to act
     (or may, in a race, yet)."""
-    match = Match.objects.filter(pk=match_id).first()
+    match = match_snapshot(match_id)
     if match is None or match.status != Match.Status.PLAYING:
         return None, False
-    seats = list(MatchSeat.objects.filter(match_id=match_id))
-    prefetched(match, "seat_set", seats)
-    bots = {s.number: s.bot for s in seats if s.bot}
+    bots = {s.number: s.bot for s in match.seat_set.all() if s.bot}
     engine = get_engine(match.game)
     state = match_state(match)
     acting = sorted(seat for seat in engine.to_act(state) if seat in bots)

@@ -51,9 +51,7 @@ def all_levels() -> tuple[tuple[str, str], ...]:
     """Every bot name any game has, with its usual level in words, weakest first (the lobby's
     choice; a game without that level refuses it in words)."""
     names = {name for engine in engines() for name in get_bots(engine.slug)}
-    return tuple(
-        (name, WORDS.get(name) or name.replace("_", " ").capitalize()) for name in sorted(names, key=_rank)
-    )
+    return tuple((name, _word(name)) for name in sorted(names, key=_rank))
 
 
 def bot_seat_name(game: str, bot: str, number: int) -> str:

@@ -79,6 +79,19 @@ def match_locked(match_id: int) -> Match:
     return match
 
 
+_READ = Prepared(lambda pk: Match.objects.filter(pk=pk)[:1])
+
+
+def match_snapshot(match_id: int) -> Match | None:
+    """The match as it is now, with its seats, read without a lock (None when there is none): a
+    bot thinks from it outside any transaction (``bots``), and its move is applied under
+    ``match_locked`` only if the version is still the same."""
+    match = _READ.one(match_id)
+    if match is not None:
+        prefetched(match, "seat_set", _SEATS.list(match.pk))
+    return match
+
+
 def touch(match: Match) -> None:
     """A change of seats to a match the caller has locked (``match_locked``): bump nothing in
     the log, but tell the watchers."""

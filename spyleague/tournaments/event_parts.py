@@ -154,15 +154,22 @@ def event_kept(pk: int) -> Event:
     return event
 
 
+def _event_base(event: Event) -> str:
+    """The start of every kept key of the event: its id and its creation time (an id used again,
+    as SQLite may reuse a deleted row's, is another key)."""
+    return f"event:{event.pk}.{event.created.timestamp():.6f}"
+
+
 def _event_key(event: Event, site: str, state: str) -> str:
-    """The start of every kept part's key of the event: its id, the site's and its own version.
-    The event's creation time with its id: an id used again (SQLite may reuse a deleted row's)
-    is another key."""
-    return f"event:{event.pk}.{event.created.timestamp():.6f}:{site}.{state}"
+    """The start of every kept part's key of the event: ``_event_base``, the site's and its own
+    version."""
+    return f"{_event_base(event)}:{site}.{state}"
 
 
-def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
-    """Each part's key: the versions it depends on, the viewer's kind, what the address asks.
+def _keys(event: Event, kind: str, asked: Asked) -> tuple[dict[str, str], dict[str, str]] | None:
+    """Each part's key: the versions it depends on, the viewer's kind, what the address asks;
+    and where each shared part's last rendering is kept, whatever its versions (what a reader
+    is shown while another renders the part at a version just moved on: ``cache.parts``).
 
     A result confirmed or corrected moves the event's results on (its tables) when it is
     recorded, and its standings when they are written after it: the round's tables are rendered
@@ -178,25 +185,19 @@ def _keys(event: Event, kind: str, asked: Asked) -> dict[str, str] | None:
     # mark in it (``QUERY_MARK``), put in for each reader: the tables of the round shown are the
     # same part whichever page of the standings the address asks for.
     own = {part: ":".join(str(getattr(asked, name)) for name in names) for part, names in OWN.items()}
-    return {
-        "standings": f"{base}.s{standings}:standings:{own['standings']}",  # the same for every kind
-        "rounds": f"{base}.r{results}:rounds:{kind}:{own['rounds']}",
-        "entrants": f"{base}:entrants:{kind}:{own['entrants']}",
+    shown = {
+        "standings": f"standings:{own['standings']}",  # the same for every kind
+        "rounds": f"rounds:{kind}:{own['rounds']}",
+        "entrants": f"entrants:{kind}:{own['entrants']}",
+    }
+    keys = {
+        "standings": f"{base}.s{standings}:{shown['standings']}",
+        "rounds": f"{base}.r{results}:{shown['rounds']}",
+        "entrants": f"{base}:{shown['entrants']}",
         "own": f"{base}.s{standings}:line",  # and the viewer's entry
         "order": _order_key(base, standings),  # the standings' order (names break ties)
     }
-
-
-def _latest(event: Event, kind: str, asked: Asked) -> dict[str, str]:
-    """Where each shared part's last rendering is kept, whatever its versions: what a reader is
-    shown while another renders the part at a version just moved on (``cache.parts``)."""
-    base = f"event:{event.pk}.{event.created.timestamp():.6f}"
-    own = {part: ":".join(str(getattr(asked, name)) for name in names) for part, names in OWN.items()}
-    return {
-        "standings": f"{base}:standings:{own['standings']}",
-        "rounds": f"{base}:rounds:{kind}:{own['rounds']}",
-        "entrants": f"{base}:entrants:{kind}:{own['entrants']}",
-    }
+    return keys, {part: f"{_event_base(event)}:{name}" for part, name in shown.items()}
 
 
 def _order_key(base: str, standings: str) -> str:
@@ -432,7 +433,8 @@ def event_parts(
     the standings' (a key of theirs). A result confirmed every few seconds moves the standings on
     long before a thousand entrants have each looked once, so working out everyone's at once
     would cost more than it saves, and another table's result changes nothing of theirs."""
-    keys = _keys(event, kind, asked)
+    both = _keys(event, kind, asked)
+    keys, latest = both if both is not None else (None, None)
     order = _order_of(event, keys)
     kept = keys is not None
 
@@ -446,7 +448,6 @@ def event_parts(
     }
     if only is not None:
         render = {name: make for name, make in render.items() if name in only}
-    latest = _latest(event, kind, asked)
     entry = entry_of(event=event, player=player) if player is not None else None
     if entry is None:
         found = {**cache.parts(keys, render, latest), "own": None}
