@@ -419,7 +419,7 @@ class ExpertBot:
     on a tie (the samples are shared by every action, so that only real differences count).
     """
 
-    def __init__(self, name: str, label: str, samples: int, max_seconds: float = 0.5) -> None:
+    def __init__(self, name: str, label: str, samples: int, max_seconds: float = 0.4) -> None:
         self.name, self.label = name, label
         self.heuristic = HeuristicBot()
         self.search = SearchBot(
@@ -445,8 +445,8 @@ class ExpertBot:
 BOTS: Final[dict[str, Bot]] = {
     "random": RandomBot(),
     "heuristic": HeuristicBot(),
-    "intermediate": ExpertBot("intermediate", "Intermediate", 8),
-    "expert": ExpertBot("expert", "Expert", 40),
+    "intermediate": ExpertBot("intermediate", "Intermediate", 6),
+    "expert": ExpertBot("expert", "Expert", 24),
 }
 
 
