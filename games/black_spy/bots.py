@@ -23,7 +23,7 @@ from itertools import pairwise
 from typing import Any, Final
 
 from games.core import Action, Bot, RandomBot
-from games.core.search import SearchBot
+from games.core.search import GuidedSearchBot
 
 from . import scoring
 from .cards import (
@@ -187,30 +187,10 @@ def _base_config(view: dict[str, Any], engine: BlackSpyEngine) -> Config:
 
 
 def _config(view: dict[str, Any], seed: int, engine: BlackSpyEngine) -> Config:
-    base = _base_config(view, engine)
     draws = tuple(
         tuple((d["seat"], CARD_ID[d["card"]]) for d in drawn) for drawn in view["first_dealer_draws"]
     )
-    return Config(
-        base.players,
-        seed,
-        base.options,
-        base.no_good_spies,
-        base.capture_or_release,
-        base.the_mole,
-        base.calling_color,
-        base.following_rank,
-        base.going_back,
-        base.end_value,
-        base.youngest_first,
-        view["first_dealer"],
-        draws,
-        base.values,
-        base.same_rank,
-        base.next_seat,
-        base.pass_offsets,
-        base.everyone,
-    )
+    return _base_config(view, engine).dealt(seed, view["first_dealer"], draws)
 
 
 def _history(view: dict[str, Any]) -> tuple[DealRecord, ...]:
@@ -589,37 +569,28 @@ def rollout(engine: BlackSpyEngine, state: State, seat: int, policy: Bot, rng: r
 MOLE_CHOICES: Final = 8
 
 
-class ExpertBot:
-    """The heuristic's choice, unless a search (``SearchBot``) finds a better one.
-
-    The heuristic's action is put first among the legal actions, so that the search keeps it
-    on a tie (every action is judged on the same samples, so that only real differences count).
-    """
+class ExpertBot(GuidedSearchBot):
+    """The heuristic's choice, unless a search over hidden hands finds a better one
+    (``GuidedSearchBot``); of The Mole's picks, the heuristic's best ``MOLE_CHOICES``."""
 
     def __init__(self, name: str, label: str, samples: int, max_seconds: float = 0.5) -> None:
-        self.name, self.label = name, label
-        self.heuristic = HeuristicBot()
-        self.search = SearchBot(
+        super().__init__(
             ENGINE,
             determinize,
             name=name,
             label=label,
-            policy=self.heuristic,
+            policy=HeuristicBot(),
             samples=samples,
             max_seconds=max_seconds,
             rollout=rollout,
         )
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        guess = self.heuristic.choose(view, legal, rng)
-        if len(legal) == 1:
-            self.search.last_samples = 0
-            return guess
+    def options(self, view: dict[str, Any], legal: list[Action], guess: Action) -> list[Action]:
         others = [a for a in legal if a != guess]
         if guess["type"] == "mole":
             others.sort(key=lambda a: sum(danger(c) for c in a["cards"]))
             others = others[: MOLE_CHOICES - 1]
-        return self.search.choose(view, [guess, *others], rng)
+        return others
 
 
 BOTS: Final[dict[str, Bot]] = {

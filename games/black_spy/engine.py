@@ -307,6 +307,30 @@ class Config(Record):
         )
         self.everyone: Final = everyone
 
+    def dealt(self, seed: int, first_dealer: int, draws: tuple[tuple[tuple[int, int], ...], ...]) -> Config:
+        """These settings for the game of ``seed``, whose first dealer ``first_dealer`` was
+        drawn as ``draws`` (rounds of (seat, card id))."""
+        return Config(
+            self.players,
+            seed,
+            self.options,
+            self.no_good_spies,
+            self.capture_or_release,
+            self.the_mole,
+            self.calling_color,
+            self.following_rank,
+            self.going_back,
+            self.end_value,
+            self.youngest_first,
+            first_dealer,
+            draws,
+            self.values,
+            self.same_rank,
+            self.next_seat,
+            self.pass_offsets,
+            self.everyone,
+        )
+
 
 @final
 class DealRecord(Record):
@@ -1091,26 +1115,7 @@ class BlackSpyEngine:
         else:
             base = _config(players, options)
         first_dealer, draws = _draw_first_dealer(players, seed)
-        cfg = Config(
-            players,
-            seed,
-            base.options,
-            base.no_good_spies,
-            base.capture_or_release,
-            base.the_mole,
-            base.calling_color,
-            base.following_rank,
-            base.going_back,
-            base.end_value,
-            base.youngest_first,
-            first_dealer,
-            draws,
-            base.values,
-            base.same_rank,
-            base.next_seat,
-            base.pass_offsets,
-            base.everyone,
-        )
+        cfg = base.dealt(seed, first_dealer, draws)
         return _begin_deal(cfg, 1, first_dealer, (0,) * players, ())
 
     def to_act(self, state: State) -> frozenset[int]:

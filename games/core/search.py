@@ -99,3 +99,50 @@ class SearchBot:
             self.last_samples = i + 1
         best = max(range(len(legal)), key=lambda k: (totals[k], -k))
         return legal[best]
+
+
+class GuidedSearchBot:
+    """A policy's choice, unless a search (``SearchBot``) finds a better one among ``options``.
+
+    The policy's action is put first among the actions searched, so that the search keeps it on
+    a tie (every action is judged on the same samples, so that only real differences count). A
+    game's expert says which actions are worth weighing against the policy's (``options``): all
+    the others by default; none plays the policy's choice without searching.
+    """
+
+    def __init__(
+        self,
+        engine: Any,
+        determinize: Determinize,
+        *,
+        name: str,
+        label: str,
+        policy: Bot,
+        samples: int,
+        max_seconds: float = 1.0,
+        rollout: Rollout | None = None,
+    ) -> None:
+        self.name, self.label = name, label
+        self.policy = policy
+        self.search = SearchBot(
+            engine,
+            determinize,
+            name=name,
+            label=label,
+            policy=policy,
+            samples=samples,
+            max_seconds=max_seconds,
+            rollout=rollout,
+        )
+
+    def options(self, view: dict[str, Any], legal: list[Action], guess: Action) -> list[Action]:
+        """The actions weighed against the policy's ``guess`` (none: ``guess`` is played)."""
+        return [a for a in legal if a != guess]
+
+    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+        guess = self.policy.choose(view, legal, rng)
+        others = self.options(view, legal, guess)
+        if not others:
+            self.search.last_samples = 0
+            return guess
+        return self.search.choose(view, [guess, *others], rng)

@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any, Final
 
 from games.core import Action, Bot, LogEntry, RandomBot, chance
-from games.core.search import SearchBot
+from games.core.search import GuidedSearchBot
 
 from .cards import DECK, KIND, LAIR, SPY, TAUNT, VALUE, WINNING_POINTS
 from .engine import ENGINE, Lair, MisterSpyState, Spy, Stolen, Window
@@ -412,34 +412,24 @@ def _distinct(view: dict[str, Any], legal: list[Action]) -> list[Action]:
     return kept
 
 
-class ExpertBot:
-    """The heuristic's choice, unless a search (``SearchBot``) finds a better one.
-
-    The heuristic's action is put first among the legal actions, so that the search keeps it
-    on a tie (the samples are shared by every action, so that only real differences count).
-    """
+class ExpertBot(GuidedSearchBot):
+    """The heuristic's choice, unless a search over hidden states finds a better one
+    (``GuidedSearchBot``) among the actions this seat can tell apart (``_distinct``)."""
 
     def __init__(self, name: str, label: str, samples: int, max_seconds: float = 0.4) -> None:
-        self.name, self.label = name, label
-        self.heuristic = HeuristicBot()
-        self.search = SearchBot(
+        super().__init__(
             ENGINE,
             determinize,
             name=name,
             label=label,
-            policy=self.heuristic,
+            policy=HeuristicBot(),
             samples=samples,
             max_seconds=max_seconds,
         )
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        guess = self.heuristic.choose(view, legal, rng)
-        options = _distinct(view, legal)
-        if len(options) == 1:
-            self.search.last_samples = 0
-            return guess
-        ordered = [guess, *(a for a in options if a != guess)]
-        return self.search.choose(view, ordered, rng)
+    def options(self, view: dict[str, Any], legal: list[Action], guess: Action) -> list[Action]:
+        kept = _distinct(view, legal)
+        return [] if len(kept) == 1 else [a for a in kept if a != guess]
 
 
 BOTS: Final[dict[str, Bot]] = {

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from games.core import Action, Bot, LogEntry, RandomBot, chance
-from games.core.search import SearchBot, utility
+from games.core.search import GuidedSearchBot, utility
 
 from .board import ACTION, CENTRE, CHALLENGE, Board, Instruction
 from .cards import DECK, MASTERS, NUMBER, SUIT, SUITS, is_master, runs, sort_cards, total
@@ -440,45 +440,33 @@ def rollout(engine: Spycatcher, state: SpycatcherState, seat: int, policy: Bot, 
 SEARCHED: Final = frozenset({"roll", "move", "seek", "window", "give", "replace"})
 
 
-class ExpertBot:
-    """The heuristic's choice, unless a search (``SearchBot``) finds a better one.
-
-    The heuristic's action is put first among the legal actions, so that the search keeps it
-    on a tie (the samples are shared by every action, so that only real differences count).
-    """
+class ExpertBot(GuidedSearchBot):
+    """The heuristic's choice, unless a search over hidden states finds a better one
+    (``GuidedSearchBot``), in the phases where a choice matters (``SEARCHED``)."""
 
     def __init__(self, name: str, label: str, samples: int, max_seconds: float = 1.0) -> None:
-        self.name, self.label = name, label
-        self.heuristic = HeuristicBot()
-        self.search = SearchBot(
+        super().__init__(
             ENGINE,
             determinize,
             name=name,
             label=label,
-            policy=self.heuristic,
+            policy=HeuristicBot(),
             samples=samples,
             max_seconds=max_seconds,
             rollout=rollout,
         )
 
-    def choose(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
-        guess = self.heuristic.choose(view, legal, rng)
-        if view["phase"] not in SEARCHED or len(legal) == 1:
-            self.search.last_samples = 0
-            return guess
-        ordered = [guess, *(a for a in legal if a != guess)]
-        return self.search.choose(view, ordered, rng)
-
-
-def _search_bot(name: str, label: str, samples: int) -> ExpertBot:
-    return ExpertBot(name, label, samples)
+    def options(self, view: dict[str, Any], legal: list[Action], guess: Action) -> list[Action]:
+        if view["phase"] not in SEARCHED:
+            return []
+        return [a for a in legal if a != guess]
 
 
 BOTS: Final[dict[str, Bot]] = {
     "random": RandomBot(),
     "heuristic": HeuristicBot(),
-    "intermediate": _search_bot("intermediate", "Intermediate", 6),
-    "expert": _search_bot("expert", "Expert", 24),
+    "intermediate": ExpertBot("intermediate", "Intermediate", 6),
+    "expert": ExpertBot("expert", "Expert", 24),
 }
 
 

@@ -18,6 +18,15 @@ from games.black_spy.cards import BLACK_SPY, CARD_ID, CODES, DECK_ID, hand_of
 from games.core import IllegalAction
 
 Action = dict[str, Any]
+# The six variants' options, each on or off.
+VARIANTS = (
+    "no_good_spies",
+    "capture_or_release",
+    "the_mole",
+    "calling_color",
+    "following_rank",
+    "going_back",
+)
 ALL_CODES = [CODES[DECK_ID[card]] for card in range(60)]  # the 60 cards, six black-7
 
 

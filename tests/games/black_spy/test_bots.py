@@ -22,16 +22,8 @@ from games.black_spy.bots import (
 from games.black_spy.cards import CARD_ID, FOLLOW, LOW55, ids_of
 from games.core import Bot, RandomBot
 
+from .helpers import VARIANTS
 from .test_rules import all_black_hands, rigged_play, take_all_black
-
-VARIANTS = (
-    "no_good_spies",
-    "capture_or_release",
-    "the_mole",
-    "calling_color",
-    "following_rank",
-    "going_back",
-)
 
 
 def play(bots: list[Bot], seed: int, options: dict[str, Any] | None = None) -> tuple[list[int], int]:

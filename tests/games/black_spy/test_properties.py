@@ -16,14 +16,8 @@ from games.black_spy import engine as bs
 from games.black_spy.cards import CODES, DECK_ID, ids_of
 from games.core import IllegalAction, replay
 
-VARIANTS = (
-    "no_good_spies",
-    "capture_or_release",
-    "the_mole",
-    "calling_color",
-    "following_rank",
-    "going_back",
-)
+from .helpers import VARIANTS
+
 FULL_DECK = Counter(DECK_ID)
 CODE_SET = set(CODES)
 MAX_STEPS = 20_000

@@ -9,16 +9,9 @@ import pytest
 from games.black_spy import ENGINE
 from tests.games.twins import check_twins, timed_seeds
 
+from .helpers import VARIANTS
 from .twins import twin
 
-VARIANTS = (
-    "no_good_spies",
-    "capture_or_release",
-    "the_mole",
-    "calling_color",
-    "following_rank",
-    "going_back",
-)
 MAX_STEPS = 20_000
 
 
